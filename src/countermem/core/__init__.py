@@ -1,0 +1,53 @@
+"""Core types shared by every layer; imports nothing else from countermem."""
+
+from countermem.core._errors import (
+    ArtifactMismatchError,
+    BudgetExceededError,
+    CheckerUnavailableError,
+    ConfigError,
+    CountermemError,
+    DataUnavailableError,
+    LLMError,
+    LLMUnreachableError,
+    ModelIntegrityError,
+    ModelUnavailableError,
+    ParseError,
+    SandboxError,
+    StoreError,
+)
+from countermem.core._types import (
+    Action,
+    CheckResult,
+    CheckStatus,
+    Cost,
+    Facts,
+    FactValue,
+    JSONValue,
+    Task,
+    Usage,
+)
+
+__all__ = [
+    "Action",
+    "ArtifactMismatchError",
+    "BudgetExceededError",
+    "CheckResult",
+    "CheckStatus",
+    "CheckerUnavailableError",
+    "ConfigError",
+    "Cost",
+    "CountermemError",
+    "DataUnavailableError",
+    "FactValue",
+    "Facts",
+    "JSONValue",
+    "LLMError",
+    "LLMUnreachableError",
+    "ModelIntegrityError",
+    "ModelUnavailableError",
+    "ParseError",
+    "SandboxError",
+    "StoreError",
+    "Task",
+    "Usage",
+]

@@ -1,0 +1,60 @@
+"""One small hierarchy of named errors.
+
+Control flow in the agents uses a few of these on purpose (as mini-swe-agent does): a caller
+can catch `CountermemError` for "something we know how to describe went wrong" and let every
+other exception mean a bug.
+"""
+
+from __future__ import annotations
+
+
+class CountermemError(Exception):
+    """Base of every error countermem raises on purpose; the message says what to do."""
+
+
+class ConfigError(CountermemError):
+    """A flag, a config file or an argument is wrong."""
+
+
+class LLMError(CountermemError):
+    """A language-model backend failed after its retries."""
+
+
+class LLMUnreachableError(LLMError):
+    """The model server could not be reached at all."""
+
+
+class ModelIntegrityError(CountermemError):
+    """Model bytes did not match their pinned size or sha256; they are refused."""
+
+
+class ModelUnavailableError(CountermemError):
+    """A model is not in the local cache (and could not be fetched)."""
+
+
+class DataUnavailableError(CountermemError):
+    """A benchmark's data is missing or does not match its recorded checksum."""
+
+
+class CheckerUnavailableError(CountermemError):
+    """A world model's executable checker (solver, proof checker, sandbox) is not installed."""
+
+
+class SandboxError(CountermemError):
+    """Untrusted code cannot be run safely here."""
+
+
+class ParseError(CountermemError):
+    """An LLM answer does not follow the documented output contract."""
+
+
+class StoreError(CountermemError):
+    """The memory store is missing, corrupt, frozen, or was given a bad record."""
+
+
+class ArtifactMismatchError(CountermemError):
+    """A stage artifact's content hash does not match its manifest."""
+
+
+class BudgetExceededError(CountermemError):
+    """A step, token or call budget ran out."""

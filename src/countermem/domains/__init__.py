@@ -1,0 +1,41 @@
+"""Domains: tasks, world models, prompts and decision facts; know nothing of memory."""
+
+from countermem.domains._conformance import ConformanceError, ConformanceReport, check_world_model
+from countermem.domains._protocol import Availability, Benchmark, State, WorldModel
+from countermem.domains._splits import SPLIT_NAMES, Splits, split_tasks
+
+__all__ = [
+    "SPLIT_NAMES",
+    "Availability",
+    "Benchmark",
+    "ConformanceError",
+    "ConformanceReport",
+    "Splits",
+    "State",
+    "WorldModel",
+    "check_world_model",
+    "split_tasks",
+]
+
+from countermem.domains._data import DATA_ENV, dataset_dir, find_data_root, verified_file
+from countermem.domains._registry import (
+    BENCHMARKS,
+    DOMAINS,
+    BenchmarkEntry,
+    benchmark_availability,
+    benchmark_names,
+    load_benchmark,
+)
+
+__all__ += [
+    "BENCHMARKS",
+    "DATA_ENV",
+    "DOMAINS",
+    "BenchmarkEntry",
+    "benchmark_availability",
+    "benchmark_names",
+    "dataset_dir",
+    "find_data_root",
+    "load_benchmark",
+    "verified_file",
+]

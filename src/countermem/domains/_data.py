@@ -1,0 +1,93 @@
+"""Where benchmark data lives, and checksum verification against each folder's SOURCE.md.
+
+Data is read from a data root holding one folder per benchmark, each with a SOURCE.md that
+lists `| file | bytes | sha256 |`. The root is `$COUNTERMEM_DATA_DIR`, else the first
+`shared/data` found beside the working directory or one of its parents (the layout of this
+project's checkouts). A file that does not match its recorded checksum is refused, so a run
+never scores against silently different data.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from countermem.core import DataUnavailableError
+
+DATA_ENV = "COUNTERMEM_DATA_DIR"
+_ROW = re.compile(r"^\|\s*([^|\s][^|]*?)\s*\|\s*([\d,]+)\s*\|\s*([0-9a-f]{64})\s*\|\s*$")
+
+
+def find_data_root() -> Path | None:
+    env = os.environ.get(DATA_ENV)
+    if env:
+        return Path(env).expanduser().resolve()
+    starts = [Path.cwd(), Path(__file__).resolve().parent]
+    for start in starts:
+        for folder in (start, *start.parents):
+            candidate = folder / "shared" / "data"
+            if candidate.is_dir():
+                return candidate
+            sibling = folder.parent / "shared" / "data"
+            if sibling.is_dir():
+                return sibling
+    return None
+
+
+def dataset_dir(name: str) -> Path:
+    root = find_data_root()
+    if root is None:
+        raise DataUnavailableError(
+            f"no data root found for {name!r}: set ${DATA_ENV} to a folder that holds "
+            f"'{name}/SOURCE.md' (this project's checkouts use ../shared/data)"
+        )
+    folder = root / name
+    if not (folder / "SOURCE.md").is_file():
+        raise DataUnavailableError(f"{folder} has no SOURCE.md: benchmark {name!r} data is missing")
+    return folder
+
+
+def recorded_checksums(folder: Path) -> dict[str, tuple[int, str]]:
+    """`relative path -> (bytes, sha256)` as the folder's SOURCE.md records them."""
+    table: dict[str, tuple[int, str]] = {}
+    for line in (folder / "SOURCE.md").read_text(encoding="utf-8").splitlines():
+        match = _ROW.match(line.strip())
+        if match:
+            table[match.group(1).strip("` ")] = (
+                int(match.group(2).replace(",", "")),
+                match.group(3),
+            )
+    return table
+
+
+@lru_cache(maxsize=256)
+def _sha256(path: Path, size: int, mtime_ns: int) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def sha256_file(path: Path) -> str:
+    stat = path.stat()
+    return _sha256(path, stat.st_size, stat.st_mtime_ns)
+
+
+def verified_file(folder: Path, relative: str) -> Path:
+    """Return `folder/relative` after checking it against SOURCE.md; raise with the reason if not."""
+    path = folder / relative
+    if not path.is_file():
+        raise DataUnavailableError(f"{path} is missing")
+    expected = recorded_checksums(folder).get(relative)
+    if expected is None:
+        raise DataUnavailableError(f"{folder}/SOURCE.md records no checksum for {relative}")
+    size, digest = expected
+    if path.stat().st_size != size or sha256_file(path) != digest:
+        raise DataUnavailableError(
+            f"{path} does not match its SOURCE.md checksum (expected {size} bytes, sha256 {digest})"
+        )
+    return path

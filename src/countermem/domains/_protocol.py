@@ -1,0 +1,101 @@
+"""What a domain must supply: a world model that judges actions and a benchmark of tasks.
+
+Memory never imports a particular domain; it asks a `Benchmark` for the observable facts of
+a decision and for a readable rendering of an action, and it asks a `WorldModel` to check an
+action from a snapshot. The world-model protocol follows gymnasium's reset/step idea, with an
+explicit snapshot/restore so that a counterfactual edit is checked from the state the failed
+action was taken in, never from the state after it.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from countermem.core import Action, CheckResult, Facts, Task
+
+
+@dataclass(frozen=True)
+class State:
+    """An opaque, immutable copy of a world model's state; only its own world model reads it."""
+
+    task_id: str
+    payload: Any = field(compare=False, repr=False)
+    fingerprint: str = ""
+
+
+@runtime_checkable
+class WorldModel(Protocol):
+    """An executable judge of actions.
+
+    Invariant (checked by `check_world_model`): after `restore(s)`, checking the same action
+    twice gives the same result, and a check never changes the state `s` it started from.
+    """
+
+    def reset(self, task: Task) -> State: ...
+
+    def snapshot(self) -> State: ...
+
+    def restore(self, state: State) -> None: ...
+
+    def check(self, action: Action) -> CheckResult: ...
+
+
+@dataclass(frozen=True)
+class Availability:
+    available: bool
+    reason: str = ""
+
+
+class Benchmark(ABC):
+    """A named set of tasks with its world model, prompts and decision facts."""
+
+    name: ClassVar[str]
+    domain: ClassVar[str]
+    description: ClassVar[str]
+    action_language: ClassVar[str]
+    """The fence language an agent wraps its action in (sql, python, coq, smt2, dimacs...)."""
+
+    @abstractmethod
+    def availability(self) -> Availability:
+        """Whether data and checker are present; the reason says what is missing and how to fix it."""
+
+    @abstractmethod
+    def tasks(self) -> list[Task]:
+        """All tasks, in a stable order; raises DataUnavailableError with the reason."""
+
+    @abstractmethod
+    def world_model(self) -> WorldModel: ...
+
+    @abstractmethod
+    def gold_action(self, task: Task) -> Action: ...
+
+    @abstractmethod
+    def instructions(self) -> str:
+        """Domain-specific instructions for the agent's system prompt (what a good action is)."""
+
+    @abstractmethod
+    def render_task(self, task: Task) -> str:
+        """Everything the agent may see of a task (question plus its environment, e.g. a schema)."""
+
+    @abstractmethod
+    def facts(self, task: Task, action: Action | None = None) -> Facts:
+        """Observable facts of a decision, for applicability conditions."""
+
+    def lookalikes(self, task: Task, rng: random.Random) -> list[Task]:
+        """Tasks that resemble `task` but where a correction learned on it would be wrong."""
+        return []
+
+    def render_action_diff(self, original: Action, improved: Action) -> str:
+        import difflib
+
+        diff = difflib.unified_diff(
+            original.content.splitlines(),
+            improved.content.splitlines(),
+            fromfile="original",
+            tofile="improved",
+            lineterm="",
+        )
+        return "\n".join(diff)
