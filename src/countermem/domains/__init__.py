@@ -1,13 +1,14 @@
 """Domains: tasks, world models, prompts and decision facts; know nothing of memory."""
 
 from countermem.domains._conformance import ConformanceError, ConformanceReport, check_world_model
-from countermem.domains._protocol import Availability, Benchmark, State, WorldModel
+from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions, State, WorldModel
 from countermem.domains._splits import SPLIT_NAMES, Splits, split_tasks
 
 __all__ = [
     "SPLIT_NAMES",
     "Availability",
     "Benchmark",
+    "BenchmarkOptions",
     "ConformanceError",
     "ConformanceReport",
     "Splits",

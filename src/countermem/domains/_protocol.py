@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from countermem.core import Action, CheckResult, Facts, Task
@@ -44,6 +45,18 @@ class WorldModel(Protocol):
 
 
 @dataclass(frozen=True)
+class BenchmarkOptions:
+    """Options every benchmark accepts; a benchmark ignores those that do not concern it."""
+
+    data_dir: Path | None = None
+    """Overrides the data root (a folder holding `<benchmark>/SOURCE.md`)."""
+    timeout_s: float | None = None
+    """Overrides the world model's per-check wall-clock limit."""
+    unsafe_no_sandbox: bool = False
+    """Run model-written code without bubblewrap; only on the user's explicit request."""
+
+
+@dataclass(frozen=True)
 class Availability:
     available: bool
     reason: str = ""
@@ -57,6 +70,9 @@ class Benchmark(ABC):
     description: ClassVar[str]
     action_language: ClassVar[str]
     """The fence language an agent wraps its action in (sql, python, coq, smt2, dimacs...)."""
+
+    def __init__(self, options: BenchmarkOptions | None = None) -> None:
+        self.options = options or BenchmarkOptions()
 
     @abstractmethod
     def availability(self) -> Availability:
@@ -83,6 +99,10 @@ class Benchmark(ABC):
     @abstractmethod
     def facts(self, task: Task, action: Action | None = None) -> Facts:
         """Observable facts of a decision, for applicability conditions."""
+
+    def wrong_action(self, task: Task) -> Action:
+        """A known-wrong action for `task`, for tests and checker-speed figures."""
+        raise NotImplementedError(f"{self.name} has no known-wrong action")
 
     def lookalikes(self, task: Task, rng: random.Random) -> list[Task]:
         """Tasks that resemble `task` but where a correction learned on it would be wrong."""

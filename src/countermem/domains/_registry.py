@@ -7,7 +7,7 @@ import importlib
 from dataclasses import dataclass
 
 from countermem.core import CheckerUnavailableError, ConfigError, DataUnavailableError
-from countermem.domains._protocol import Availability, Benchmark
+from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def _entry(name: str) -> BenchmarkEntry:
     raise ConfigError(f"unknown benchmark {name!r}; known benchmarks: {known}")
 
 
-def load_benchmark(name: str) -> Benchmark:
+def load_benchmark(name: str, options: BenchmarkOptions | None = None) -> Benchmark:
     """Instantiate a benchmark; raises with the reason when its module cannot be imported."""
     entry = _entry(name)
     module_name, attribute = entry.target.split(":")
@@ -62,14 +62,14 @@ def load_benchmark(name: str) -> Benchmark:
     cls = getattr(module, attribute, None)
     if cls is None:
         raise CheckerUnavailableError(f"benchmark {name!r} is not implemented in {module_name}")
-    benchmark = cls()
+    benchmark = cls(options)
     if not isinstance(benchmark, Benchmark):
         raise ConfigError(f"{entry.target} is not a Benchmark")
     return benchmark
 
 
-def benchmark_availability(name: str) -> Availability:
+def benchmark_availability(name: str, options: BenchmarkOptions | None = None) -> Availability:
     try:
-        return load_benchmark(name).availability()
+        return load_benchmark(name, options).availability()
     except (CheckerUnavailableError, DataUnavailableError) as error:
         return Availability(False, str(error))
