@@ -1,0 +1,62 @@
+"""The one hook through which memory reaches an agent: retrieve, select, render — or skip.
+
+Agents do not know how advice is found; they describe the decision they are at and put
+whatever text comes back into the prompt, counting its tokens as augmentation. After the
+task they report the outcome so that reuse statistics and the selector can learn.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from countermem.core import Action, CheckResult, Facts, Task
+
+
+class Decision(BaseModel):
+    """What an agent knows at the moment it asks for advice."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    task: Task
+    situation: str
+    facts: Facts
+    step: int = 0
+    trial: int = 0
+    last_action: Action | None = None
+    last_result: CheckResult | None = None
+
+
+class Advice(BaseModel):
+    """Rendered advice and what it cost; `record_id` is None when memory was skipped."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str
+    record_id: str | None
+    candidates: int = 0
+    eligible: int = 0
+    retrieval_tokens: int = 0
+    augmentation_tokens: int = 0
+    details: dict[str, float | int | str] = Field(default_factory=dict)
+
+
+class Outcome(BaseModel):
+    """How the task went after advice was (or was not) used."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    task_id: str
+    solved: bool
+    final_utility: float
+    evaluator_calls: int
+    failed_attempts: int
+    tokens: int
+
+
+@runtime_checkable
+class MemoryHook(Protocol):
+    def advise(self, decision: Decision) -> Advice | None: ...
+
+    def feedback(self, decision: Decision, advice: Advice | None, outcome: Outcome) -> None: ...

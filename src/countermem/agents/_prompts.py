@@ -1,0 +1,45 @@
+"""Prompts shared by the agents; domain specifics come from `Benchmark.instructions()`."""
+
+from __future__ import annotations
+
+from countermem.core import CheckResult
+
+OBSERVATION_LIMIT = 600
+"""Characters of a check's details shown to the agent; longer details are cut with a marker."""
+
+SYSTEM_TEMPLATE = """You solve {domain} tasks. An executable checker judges your actions.
+Answer every turn in exactly this format:
+
+Thought: <one or two sentences>
+Action: check
+```{language}
+<the complete action>
+```
+
+Use `Action: check` to run the checker on an action and see the result (each check costs one \
+evaluator call). Use `Action: submit` with the same format to give your final answer; this ends \
+the task. Submit as soon as a check passes.
+
+{instructions}"""
+
+MALFORMED_TEMPLATE = """Your answer did not follow the format: {reason}
+Answer again with a Thought, then `Action: check` or `Action: submit`, then the action in a \
+```{language} code block."""
+
+ADVICE_HEADER = "Advice from verified past corrections (use it only if it fits this task):"
+
+
+def truncate(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return text[: limit - 20].rstrip() + f"\n...[{len(text) - limit + 20} characters cut]"
+
+
+def render_observation(result: CheckResult) -> str:
+    verdict = "PASSED" if result.passed else "FAILED"
+    lines = [f"Observation: check {verdict} (status {result.status}, utility {result.utility:.2f})."]
+    if result.details:
+        lines.append(truncate(result.details, OBSERVATION_LIMIT))
+    if result.passed:
+        lines.append("Submit this action now.")
+    return "\n".join(lines)

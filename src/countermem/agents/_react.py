@@ -1,0 +1,274 @@
+"""A ReAct agent: thought, action, observation, until it submits or a limit ends the task.
+
+One trial is one ReAct episode; Reflexion runs several trials through the same code. Every
+world-model call the agent asks for is an evaluator call; grading the final submission is
+the benchmark's judgement and is not counted as one. A check that does not pass, a failed
+submission and a malformed answer each count as a failed attempt.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from countermem.agents._hook import Advice, Decision, MemoryHook, Outcome
+from countermem.agents._parser import parse_step
+from countermem.agents._prompts import (
+    ADVICE_HEADER,
+    MALFORMED_TEMPLATE,
+    SYSTEM_TEMPLATE,
+    render_observation,
+)
+from countermem.agents._trajectory import Event, TaskOutcome
+from countermem.core import Action, CheckResult, ParseError, Task, Usage
+from countermem.domains import Benchmark, WorldModel
+from countermem.llm import LLM, Completion, GenerationParams, Message
+
+EventSink = Callable[[Event], None]
+TokenCounter = Callable[[str], int]
+
+
+@dataclass(frozen=True)
+class AgentLimits:
+    max_steps: int = 5
+    """LLM turns per trial (malformed answers included)."""
+    max_tokens: int = 16000
+    """Prompt plus completion tokens per task, over all trials."""
+    params: GenerationParams = field(default_factory=lambda: GenerationParams(max_tokens=384))
+
+
+@dataclass
+class TrialResult:
+    """What one ReAct episode produced, for the agent that runs it (ReAct or Reflexion)."""
+
+    final_action: Action | None = None
+    final_result: CheckResult | None = None
+    submitted: bool = False
+    forced_submit: bool = False
+    steps: int = 0
+    evaluator_calls: int = 0
+    failed_attempts: int = 0
+    parse_errors: int = 0
+    usage: Usage = field(default_factory=Usage)
+    retrieval_tokens: int = 0
+    augmentation_tokens: int = 0
+    advice_record_ids: list[str] = field(default_factory=list)
+    stop_reason: str = ""
+    messages: list[Message] = field(default_factory=list)
+    advice: list[tuple[Decision, Advice]] = field(default_factory=list)
+
+    @property
+    def solved(self) -> bool:
+        return self.final_result is not None and self.final_result.passed
+
+
+class ReActAgent:
+    """ReAct over any benchmark and LLM, with an optional memory hook."""
+
+    def __init__(
+        self,
+        llm: LLM,
+        benchmark: Benchmark,
+        world_model: WorldModel,
+        limits: AgentLimits | None = None,
+        memory: MemoryHook | None = None,
+        token_counter: TokenCounter | None = None,
+        sink: EventSink | None = None,
+    ) -> None:
+        self.llm = llm
+        self.benchmark = benchmark
+        self.world_model = world_model
+        self.limits = limits or AgentLimits()
+        self.memory = memory
+        self.token_counter = token_counter
+        self.sink = sink
+
+    def run(self, task: Task) -> TaskOutcome:
+        started = time.perf_counter()
+        trial = self.run_trial(task, trial=0, extra_context="", tokens_spent=0)
+        outcome = self._outcome(task, trial, trials=1, started=started)
+        self._feedback(trial, outcome)
+        return outcome
+
+    def system_prompt(self) -> str:
+        return SYSTEM_TEMPLATE.format(
+            domain=self.benchmark.domain,
+            language=self.benchmark.action_language,
+            instructions=self.benchmark.instructions(),
+        )
+
+    def run_trial(self, task: Task, trial: int, extra_context: str, tokens_spent: int) -> TrialResult:
+        result = TrialResult()
+        start_state = self.world_model.reset(task)
+        user = self.benchmark.render_task(task)
+        if extra_context:
+            user = f"{user}\n\n{extra_context}"
+        advice_block = self._advise(task, result, trial, step=0, situation=user)
+        if advice_block:
+            user = f"{user}\n\n{advice_block}"
+        result.messages = [
+            Message(role="system", content=self.system_prompt()),
+            Message(role="user", content=user),
+        ]
+        last_checked: Action | None = None
+        while result.steps < self.limits.max_steps:
+            if tokens_spent + result.usage.total >= self.limits.max_tokens:
+                result.stop_reason = "token_limit"
+                self._emit(Event(kind="limit", step=result.steps, trial=trial, text="token limit"))
+                break
+            completion = self._complete(result, trial)
+            result.steps += 1
+            try:
+                parsed = parse_step(completion.text)
+            except ParseError as error:
+                result.parse_errors += 1
+                result.failed_attempts += 1
+                self._emit(Event(kind="parse_error", step=result.steps, trial=trial, text=str(error)))
+                result.messages.append(
+                    Message(
+                        role="user",
+                        content=MALFORMED_TEMPLATE.format(
+                            reason=error, language=self.benchmark.action_language
+                        ),
+                    )
+                )
+                continue
+            if parsed.verb == "submit":
+                self.world_model.restore(start_state)
+                graded = self.world_model.check(parsed.action)
+                result.final_action, result.final_result = parsed.action, graded
+                result.submitted = True
+                result.stop_reason = "submitted"
+                if not graded.passed:
+                    result.failed_attempts += 1
+                self._emit(
+                    Event(kind="submit", step=result.steps, trial=trial, action=parsed.action, result=graded)
+                )
+                return result
+            self.world_model.restore(start_state)
+            checked = self.world_model.check(parsed.action)
+            result.evaluator_calls += 1
+            last_checked = parsed.action
+            if not checked.passed:
+                result.failed_attempts += 1
+            self._emit(
+                Event(kind="check", step=result.steps, trial=trial, action=parsed.action, result=checked)
+            )
+            observation = render_observation(checked)
+            if not checked.passed:
+                advice_block = self._advise(
+                    task, result, trial, step=result.steps, situation=user,
+                    last_action=parsed.action, last_result=checked,
+                )
+                if advice_block:
+                    observation = f"{observation}\n\n{advice_block}"
+            result.messages.append(Message(role="user", content=observation))
+        if not result.stop_reason:
+            result.stop_reason = "step_limit"
+        if last_checked is not None:
+            self.world_model.restore(start_state)
+            graded = self.world_model.check(last_checked)
+            result.final_action, result.final_result = last_checked, graded
+            result.forced_submit = True
+            self._emit(
+                Event(kind="submit", step=result.steps, trial=trial, action=last_checked, result=graded,
+                      text="forced: limit reached, last checked action graded")
+            )
+        return result
+
+    def _complete(self, result: TrialResult, trial: int) -> Completion:
+        began = time.perf_counter()
+        completion = self.llm.complete(result.messages, self.limits.params)
+        result.usage = result.usage + completion.usage
+        if result.advice:
+            result.augmentation_tokens += sum(a.augmentation_tokens for _, a in result.advice)
+        result.messages.append(Message(role="assistant", content=completion.text))
+        self._emit(
+            Event(
+                kind="llm", step=result.steps + 1, trial=trial, text=completion.text,
+                usage=completion.usage, cached=completion.cached, seconds=time.perf_counter() - began,
+            )
+        )
+        return completion
+
+    def _advise(
+        self,
+        task: Task,
+        result: TrialResult,
+        trial: int,
+        step: int,
+        situation: str,
+        last_action: Action | None = None,
+        last_result: CheckResult | None = None,
+    ) -> str:
+        if self.memory is None:
+            return ""
+        decision = Decision(
+            task=task,
+            situation=situation,
+            facts=self.benchmark.facts(task, last_action),
+            step=step,
+            trial=trial,
+            last_action=last_action,
+            last_result=last_result,
+        )
+        advice = self.memory.advise(decision)
+        if advice is None:
+            return ""
+        result.retrieval_tokens += advice.retrieval_tokens
+        self._emit(
+            Event(kind="advice", step=step, trial=trial, text=advice.text, record_id=advice.record_id)
+        )
+        record_id = advice.record_id
+        if record_id is None or not advice.text:
+            result.advice.append((decision, advice))
+            return ""
+        block = f"{ADVICE_HEADER}\n{advice.text}"
+        tokens = self.token_counter(block) if self.token_counter else advice.augmentation_tokens
+        advice = advice.model_copy(update={"augmentation_tokens": tokens})
+        result.advice.append((decision, advice))
+        result.advice_record_ids.append(record_id)
+        return block
+
+    def _outcome(self, task: Task, trial: TrialResult, trials: int, started: float) -> TaskOutcome:
+        final = trial.final_result
+        return TaskOutcome(
+            task_id=task.id,
+            benchmark=task.benchmark,
+            solved=trial.solved,
+            final_utility=final.utility if final else 0.0,
+            final_status=final.status if final else "none",
+            submitted=trial.submitted,
+            forced_submit=trial.forced_submit,
+            steps=trial.steps,
+            trials=trials,
+            evaluator_calls=trial.evaluator_calls,
+            failed_attempts=trial.failed_attempts,
+            parse_errors=trial.parse_errors,
+            usage=trial.usage,
+            retrieval_tokens=trial.retrieval_tokens,
+            augmentation_tokens=trial.augmentation_tokens,
+            advice_record_ids=trial.advice_record_ids,
+            stop_reason=trial.stop_reason,
+            seconds=time.perf_counter() - started,
+            final_action=trial.final_action,
+        )
+
+    def _feedback(self, trial: TrialResult, outcome: TaskOutcome) -> None:
+        if self.memory is None:
+            return
+        summary = Outcome(
+            task_id=outcome.task_id,
+            solved=outcome.solved,
+            final_utility=outcome.final_utility,
+            evaluator_calls=outcome.evaluator_calls,
+            failed_attempts=outcome.failed_attempts,
+            tokens=outcome.task_run_tokens,
+        )
+        for decision, advice in trial.advice:
+            self.memory.feedback(decision, advice, summary)
+
+    def _emit(self, event: Event) -> None:
+        if self.sink is not None:
+            self.sink(event)

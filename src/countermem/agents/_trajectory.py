@@ -1,0 +1,63 @@
+"""Versioned trajectory events, written one JSON line each, so a run can be read and resumed."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from countermem.core import Action, CheckResult, Usage
+
+TRAJECTORY_VERSION = 1
+
+
+class Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["llm", "check", "submit", "parse_error", "advice", "reflection", "limit", "final"]
+    step: int
+    trial: int = 0
+    text: str = ""
+    action: Action | None = None
+    result: CheckResult | None = None
+    usage: Usage | None = None
+    cached: bool = False
+    seconds: float = 0.0
+    record_id: str | None = None
+
+
+class TaskOutcome(BaseModel):
+    """Everything the metrics need about one task run; one line of results.jsonl."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: int = TRAJECTORY_VERSION
+    task_id: str
+    benchmark: str
+    solved: bool
+    final_utility: float
+    final_status: str
+    submitted: bool
+    forced_submit: bool
+    steps: int
+    trials: int = 1
+    evaluator_calls: int
+    failed_attempts: int
+    parse_errors: int
+    usage: Usage
+    retrieval_tokens: int = 0
+    augmentation_tokens: int = 0
+    advice_record_ids: list[str] = Field(default_factory=list)
+    stop_reason: str
+    seconds: float
+    final_action: Action | None = None
+    notes: list[str] = Field(default_factory=list)
+
+    @property
+    def reasoning_tokens(self) -> int:
+        """The agent's own tokens with the augmentation share taken out (DESIGN.md's 'reasoning')."""
+        return max(0, self.usage.total - self.augmentation_tokens)
+
+    @property
+    def task_run_tokens(self) -> int:
+        return self.reasoning_tokens + self.retrieval_tokens + self.augmentation_tokens

@@ -1,0 +1,33 @@
+"""The `countermem` command line."""
+
+from __future__ import annotations
+
+import typer
+
+from countermem.cli._benchmarks import benchmarks
+from countermem.cli._models import models_app
+from countermem.cli._run import run
+
+app = typer.Typer(
+    name="countermem",
+    help="Verified counterfactual memory for LLM agents.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+app.command()(run)
+app.command()(benchmarks)
+app.add_typer(models_app, name="models")
+
+try:
+    from countermem.cli._memory import memory_app
+except ImportError:  # pragma: no cover - only while the memory package is absent
+    memory_app = None
+if memory_app is not None:
+    app.add_typer(memory_app, name="memory", help="Inspect a memory store.")
+
+
+def main() -> None:
+    app()
+
+
+__all__ = ["app", "main"]

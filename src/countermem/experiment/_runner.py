@@ -1,0 +1,113 @@
+"""Runs an agent over a list of tasks into a run directory, resumably."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from countermem.agents import AgentLimits, MemoryHook, ReActAgent, TaskOutcome
+from countermem.core import LLMError, LLMUnreachableError, Task, Usage
+from countermem.domains import Benchmark, split_tasks
+from countermem.experiment._metrics import RunMetrics, compute_metrics
+from countermem.experiment._report import write_run_report
+from countermem.experiment._rundir import RunDir
+from countermem.llm import LLM, GenerationParams
+
+SplitName = Literal["all", "construct", "train", "heldout"]
+ProgressCallback = Callable[[TaskOutcome, int, int], None]
+
+
+class RunConfig(BaseModel):
+    """Everything that determines a run's results; its hash guards resumption."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    benchmark: str
+    backbone: str
+    model: str
+    base_url: str | None = None
+    agent: Literal["react"] = "react"
+    split: SplitName = "all"
+    split_seed: int = 0
+    limit: int | None = None
+    seed: int = 0
+    max_steps: int = 5
+    max_tokens: int = 16000
+    max_new_tokens: int = 384
+    temperature: float = 0.0
+    unsafe_no_sandbox: bool = False
+
+
+def select_tasks(benchmark: Benchmark, config: RunConfig) -> list[Task]:
+    """The run's tasks: the chosen split, in a seeded order, cut to the limit."""
+    tasks = benchmark.tasks()
+    if config.split != "all":
+        tasks = list(split_tasks(tasks, seed=config.split_seed).by_name(config.split))
+    order = list(tasks)
+    random.Random(config.split_seed).shuffle(order)
+    if config.limit is not None:
+        order = order[: config.limit]
+    return order
+
+
+def run_tasks(
+    config: RunConfig,
+    llm: LLM,
+    benchmark: Benchmark,
+    tasks: list[Task],
+    run_dir: RunDir,
+    *,
+    resume: bool = False,
+    memory: MemoryHook | None = None,
+    on_task_done: ProgressCallback | None = None,
+    simulated: bool = False,
+) -> RunMetrics:
+    finished = {o.task_id: o for o in run_dir.prepare(config, seed=config.seed, resume=resume)}
+    world_model = benchmark.world_model()
+    limits = AgentLimits(
+        max_steps=config.max_steps,
+        max_tokens=config.max_tokens,
+        params=GenerationParams(
+            temperature=config.temperature, max_tokens=config.max_new_tokens, seed=config.seed
+        ),
+    )
+    outcomes: list[TaskOutcome] = []
+    total = len(tasks)
+    for task in tasks:
+        if task.id in finished:
+            outcomes.append(finished[task.id])
+            if on_task_done:
+                on_task_done(finished[task.id], len(outcomes), total)
+            continue
+        with run_dir.transcript_writer(task.id) as sink:
+            agent = ReActAgent(llm, benchmark, world_model, limits, memory=memory, sink=sink)
+            started = time.perf_counter()
+            try:
+                outcome = agent.run(task)
+            except LLMUnreachableError:
+                raise
+            except LLMError as error:
+                outcome = _failed_outcome(task, f"llm_error: {error}", time.perf_counter() - started)
+        run_dir.append_result(outcome)
+        outcomes.append(outcome)
+        if on_task_done:
+            on_task_done(outcome, len(outcomes), total)
+    metrics = compute_metrics(
+        outcomes, benchmark=benchmark.name, backbone=config.backbone, model=config.model,
+        simulated=simulated,
+    )
+    run_dir.write_json("metrics.json", metrics)
+    write_run_report(run_dir.path, metrics)
+    return metrics
+
+
+def _failed_outcome(task: Task, reason: str, seconds: float) -> TaskOutcome:
+    return TaskOutcome(
+        task_id=task.id, benchmark=task.benchmark, solved=False, final_utility=0.0,
+        final_status="none", submitted=False, forced_submit=False, steps=0, evaluator_calls=0,
+        failed_attempts=0, parse_errors=0, usage=Usage(), stop_reason=reason, seconds=seconds,
+    )

@@ -1,0 +1,107 @@
+from countermem.agents import Advice, AgentLimits, Decision, Outcome, ReActAgent
+from countermem.core import LLMError
+from countermem.llm._scripted import ScriptedLLM
+
+
+def _agent(bench, replies, **kw):  # type: ignore[no-untyped-def]
+    events = []
+    agent = ReActAgent(ScriptedLLM(replies), bench, bench.world_model(), sink=events.append, **kw)
+    return agent, events
+
+
+def test_check_then_submit(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    task = toy_benchmark.tasks()[0]  # 1 + 1
+    agent, events = _agent(
+        toy_benchmark,
+        ["Thought: guess\nAction: check\n```text\n3\n```", "Thought: fix\nAction: submit\n```text\n2\n```"],
+    )
+    outcome = agent.run(task)
+    assert outcome.solved and outcome.submitted and not outcome.forced_submit
+    assert outcome.evaluator_calls == 1
+    assert outcome.failed_attempts == 1
+    assert outcome.steps == 2
+    assert [e.kind for e in events] == ["llm", "check", "llm", "submit"]
+    assert outcome.usage.prompt_tokens > 0 and outcome.usage.completion_tokens > 0
+    observation = agent.llm.calls[1][-1].content  # type: ignore[attr-defined]
+    assert "FAILED" in observation and "wrong sum" in observation
+
+
+def test_malformed_answer_counts_and_reprompts(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    task = toy_benchmark.tasks()[0]
+    agent, events = _agent(toy_benchmark, ["the answer is 2", "Action: submit 2"])
+    outcome = agent.run(task)
+    assert outcome.solved
+    assert outcome.parse_errors == 1 and outcome.failed_attempts == 1
+    assert "did not follow the format" in agent.llm.calls[1][-1].content  # type: ignore[attr-defined]
+    assert events[1].kind == "parse_error"
+
+
+def test_step_limit_grades_last_checked_action(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    task = toy_benchmark.tasks()[0]
+    replies = ["Action: check 5", "Action: check 2", "Action: check 7"]
+    agent, _ = _agent(toy_benchmark, replies, limits=AgentLimits(max_steps=3))
+    outcome = agent.run(task)
+    assert outcome.stop_reason == "step_limit" and outcome.forced_submit
+    assert not outcome.solved and outcome.final_action is not None
+    assert outcome.final_action.content == "7"
+    assert outcome.evaluator_calls == 3 and outcome.failed_attempts == 2
+
+
+def test_no_action_at_all_is_unsolved(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    task = toy_benchmark.tasks()[0]
+    agent, _ = _agent(toy_benchmark, ["nothing"] * 2, limits=AgentLimits(max_steps=2))
+    outcome = agent.run(task)
+    assert not outcome.solved and outcome.final_action is None and outcome.final_status == "none"
+
+
+def test_token_limit_stops(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    task = toy_benchmark.tasks()[0]
+    agent, _ = _agent(toy_benchmark, ["Action: check 5"] * 5, limits=AgentLimits(max_tokens=60))
+    outcome = agent.run(task)
+    assert outcome.stop_reason == "token_limit"
+    assert outcome.steps < 5
+
+
+def test_llm_error_propagates(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    task = toy_benchmark.tasks()[0]
+    agent, _ = _agent(toy_benchmark, [LLMError("boom")])
+    try:
+        agent.run(task)
+    except LLMError as error:
+        assert "boom" in str(error)
+    else:
+        raise AssertionError("the LLM error was swallowed")
+
+
+class _Memory:
+    def __init__(self) -> None:
+        self.decisions: list[Decision] = []
+        self.feedback_calls: list[Outcome] = []
+
+    def advise(self, decision: Decision) -> Advice | None:
+        self.decisions.append(decision)
+        return Advice(text="Add the two numbers exactly.", record_id="r1", retrieval_tokens=3)
+
+    def feedback(self, decision: Decision, advice: Advice | None, outcome: Outcome) -> None:
+        self.feedback_calls.append(outcome)
+
+
+def test_memory_hook_is_rendered_and_counted(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    task = toy_benchmark.tasks()[0]
+    memory = _Memory()
+    agent, _ = _agent(
+        toy_benchmark,
+        ["Action: check 3", "Action: submit 2"],
+        memory=memory,
+        token_counter=lambda text: len(text.split()),
+    )
+    outcome = agent.run(task)
+    assert len(memory.decisions) == 2  # at the start and after the failed check
+    assert memory.decisions[1].last_result is not None and not memory.decisions[1].last_result.passed
+    first_prompt = agent.llm.calls[0][1].content  # type: ignore[attr-defined]
+    assert "Add the two numbers exactly." in first_prompt
+    assert outcome.retrieval_tokens == 6
+    assert outcome.augmentation_tokens > 0
+    assert outcome.advice_record_ids == ["r1", "r1"]
+    assert len(memory.feedback_calls) == 2 and memory.feedback_calls[0].solved
+    assert outcome.task_run_tokens == outcome.usage.total + outcome.retrieval_tokens
