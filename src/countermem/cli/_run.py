@@ -64,7 +64,7 @@ def run(
         raise ConfigError(f"benchmark {name!r} is not available: {availability.reason}")
     model_name = model or {"local": "qwen2.5-coder-0.5b", "scripted": "oracle-script"}.get(backbone, "")
     config = RunConfig(
-        benchmark=name, backbone=backbone, model=model_name, base_url=base_url, split=split,  # type: ignore[arg-type]
+        benchmark=name, backbone=backbone, model=model_name, base_url=base_url, split=split,
         split_seed=split_seed, limit=limit, seed=seed, max_steps=max_steps, max_tokens=max_tokens,
         max_new_tokens=max_new_tokens, temperature=temperature, unsafe_no_sandbox=unsafe_no_sandbox,
     )
