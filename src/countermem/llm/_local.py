@@ -1,0 +1,108 @@
+"""GGUF models run in-process through llama-cpp-python, so experiments need no server.
+
+`llama_cpp` is imported only when a `LocalLLM` is built: the package is an optional extra
+(`countermem[local]`) that compiles C++ at install time, and nothing else should pay for it.
+The model file is a verified registry model (see `_registry`) or, for experiments with other
+weights, an explicit path to a GGUF file, which is then the caller's responsibility.
+Usage is llama.cpp's own token count; these models do not report reasoning tokens.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from countermem.core import LLMError, ModelUnavailableError, Usage
+from countermem.llm._protocol import Completion, GenerationParams, Message
+from countermem.llm._pull import resolve_model_path
+from countermem.llm._registry import DEFAULT_MODEL, MODELS
+
+
+def default_threads() -> int:
+    """Two threads at most: measured faster than more on small shared machines, and polite to others."""
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def _import_llama_cpp() -> Any:
+    try:
+        return importlib.import_module("llama_cpp")
+    except ImportError as error:
+        raise ModelUnavailableError(
+            f"the local backend needs llama-cpp-python ({error}); run: pip install 'countermem[local]'"
+        ) from error
+
+
+class LocalLLM:
+    """One loaded GGUF model. Calls are serialised: a llama.cpp context is not thread-safe."""
+
+    backend = "local"
+
+    def __init__(
+        self,
+        model: str | Path = DEFAULT_MODEL,
+        *,
+        models_dir: Path | None = None,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        seed: int = 0,
+    ) -> None:
+        llama_cpp = _import_llama_cpp()
+        if isinstance(model, str) and model in MODELS:
+            self.model = model
+            self.path = resolve_model_path(model, models_dir)
+        else:
+            self.path = Path(model)
+            self.model = self.path.name
+            if not self.path.is_file():
+                known = ", ".join(sorted(MODELS))
+                raise ModelUnavailableError(
+                    f"{model!r} is neither a registry model ({known}) nor an existing GGUF file"
+                )
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads or default_threads()
+        self._lock = threading.Lock()
+        self._llama = llama_cpp.Llama(
+            model_path=str(self.path),
+            n_ctx=n_ctx,
+            n_threads=self.n_threads,
+            n_threads_batch=self.n_threads,
+            seed=seed,
+            verbose=False,
+        )
+
+    @property
+    def name(self) -> str:
+        return f"{self.backend}:{self.model}"
+
+    def complete(self, messages: list[Message], params: GenerationParams | None = None) -> Completion:
+        params = params or GenerationParams()
+        started = time.perf_counter()
+        try:
+            with self._lock:
+                response = self._llama.create_chat_completion(
+                    messages=[{"role": m.role, "content": m.content} for m in messages],
+                    temperature=params.temperature,
+                    max_tokens=params.max_tokens,
+                    seed=params.seed,
+                    stop=list(params.stop),
+                )
+        except ValueError as error:
+            raise LLMError(
+                f"local model {self.model} rejected the request ({error}); shorten the prompt or lower "
+                f"max_tokens (context is {self.n_ctx} tokens)"
+            ) from error
+        latency = time.perf_counter() - started
+        usage = response.get("usage")
+        if not usage:
+            raise LLMError(f"llama.cpp returned no usage for {self.model}; countermem never estimates tokens")
+        return Completion(
+            text=response["choices"][0]["message"].get("content") or "",
+            usage=Usage(prompt_tokens=usage["prompt_tokens"], completion_tokens=usage["completion_tokens"]),
+            model=self.model,
+            backend=self.backend,
+            latency_s=latency,
+        )
