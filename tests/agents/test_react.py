@@ -1,6 +1,6 @@
 from countermem.agents import Advice, AgentLimits, Decision, Outcome, ReActAgent
 from countermem.core import LLMError
-from countermem.llm._scripted import ScriptedLLM
+from countermem.llm import ScriptedLLM
 
 
 def _agent(bench, replies, **kw):  # type: ignore[no-untyped-def]
@@ -105,3 +105,36 @@ def test_memory_hook_is_rendered_and_counted(toy_benchmark) -> None:  # type: ig
     assert outcome.advice_record_ids == ["r1", "r1"]
     assert len(memory.feedback_calls) == 2 and memory.feedback_calls[0].solved
     assert outcome.task_run_tokens == outcome.usage.total + outcome.retrieval_tokens
+
+
+def test_reflexion_retries_with_reflection(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    from countermem.agents import ReflexionAgent
+
+    task = toy_benchmark.tasks()[0]
+    replies = [
+        "Action: submit 3",
+        "I added wrong; I will add carefully.",
+        "Action: submit 2",
+    ]
+    events: list = []
+    agent = ReflexionAgent(ScriptedLLM(replies), toy_benchmark, toy_benchmark.world_model(),
+                           sink=events.append, max_trials=3)
+    outcome = agent.run(task)
+    assert outcome.solved and outcome.trials == 2
+    assert outcome.evaluator_calls == 1  # the failed first trial's verdict was used as feedback
+    assert outcome.failed_attempts == 1
+    second_prompt = agent.llm.calls[2][1].content  # type: ignore[attr-defined]
+    assert "I added wrong" in second_prompt
+    assert [e.kind for e in events].count("reflection") == 1
+
+
+def test_reflexion_stops_after_max_trials(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    from countermem.agents import ReflexionAgent
+
+    task = toy_benchmark.tasks()[0]
+    replies = ["Action: submit 3", "r1", "Action: submit 4", "r2", "Action: submit 5"]
+    agent = ReflexionAgent(ScriptedLLM(replies), toy_benchmark, toy_benchmark.world_model(), max_trials=3)
+    outcome = agent.run(task)
+    assert not outcome.solved and outcome.trials == 3
+    assert outcome.final_action is not None and outcome.final_action.content == "5"
+    assert outcome.failed_attempts == 3 and outcome.evaluator_calls == 2

