@@ -1,0 +1,45 @@
+"""LocalLLM: the missing-extra error always; a real generation with smollm2 when it is installed and pulled."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from countermem.core import ModelUnavailableError
+from countermem.llm import GenerationParams, LocalLLM, Message, resolve_model_path
+
+
+def test_missing_llama_cpp_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # None in sys.modules makes `import` fail
+    with pytest.raises(ModelUnavailableError, match=r"pip install 'countermem\[local\]'"):
+        LocalLLM("smollm2-135m")
+
+
+def test_unpulled_model_says_how_to_pull(tmp_path: Path) -> None:
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed")
+    with pytest.raises(ModelUnavailableError, match="run: countermem models pull smollm2-135m"):
+        LocalLLM("smollm2-135m", models_dir=tmp_path)
+
+
+def _smollm2() -> LocalLLM:
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed")
+    try:
+        resolve_model_path("smollm2-135m")
+    except ModelUnavailableError as error:
+        pytest.skip(str(error))
+    return LocalLLM("smollm2-135m", n_ctx=1024)
+
+
+@pytest.mark.slow
+def test_smollm2_generates_with_engine_usage_and_is_deterministic() -> None:
+    llm = _smollm2()
+    messages = [Message(role="user", content="Name one colour.")]
+    params = GenerationParams(max_tokens=12, temperature=0.0, seed=1)
+    first = llm.complete(messages, params)
+    second = llm.complete(messages, params)
+    assert first.text.strip() and first.backend == "local" and first.model == "smollm2-135m"
+    assert first.usage.prompt_tokens > 5
+    assert 0 < first.usage.completion_tokens <= 12 and first.usage.reasoning_tokens == 0
+    assert (second.text, second.usage) == (first.text, first.usage)
