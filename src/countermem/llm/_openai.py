@@ -122,17 +122,18 @@ class OpenAIChat:
                 return self._create(messages, params)
             except openai.APIConnectionError as error:
                 cause = error.__cause__ or error
+                reason = " ".join(str(cause).split()) or type(cause).__name__
                 if isinstance(error, openai.APITimeoutError) and type(cause).__name__ != "ConnectTimeout":
                     failure: str = "timed out waiting for the answer"
                 else:
                     connect_failures += 1
                     if connect_failures > self.retry.max_connect_retries or attempt == attempts:
                         raise LLMUnreachableError(
-                            f"cannot reach the model server at {self.base_url} ({cause or 'timed out'}); check "
+                            f"cannot reach the model server at {self.base_url} ({reason}); check "
                             "that the server is running and that --base-url / COUNTERMEM_BASE_URL points at "
                             "its /v1 endpoint"
                         ) from error
-                    failure = f"connection failed ({cause})"
+                    failure = f"connection failed ({reason})"
                 wait = self.retry.delay(attempt)
             except openai.APIStatusError as error:
                 status = error.status_code
