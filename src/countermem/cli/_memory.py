@@ -1,0 +1,234 @@
+"""`countermem memory ...`: read, export and freeze a memory store without writing to it.
+
+Every command opens the store read-only, so it is safe to run while a construct run is writing,
+and works on frozen snapshots as well.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+
+from countermem.core import CheckResult, StoreError
+from countermem.memory import Record, SQLiteStore
+
+memory_app = typer.Typer(
+    help="Inspect, export and freeze a memory store (read-only).",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+StoreArg = Annotated[Path, typer.Argument(help="Path of the memory store (SQLite file).")]
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=False)
+
+
+@contextmanager
+def _opened(path: Path) -> Iterator[SQLiteStore]:
+    try:
+        store = SQLiteStore(path, read_only=True)
+    except StoreError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(1) from error
+    try:
+        yield store
+    except StoreError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(1) from error
+    finally:
+        store.close()
+
+
+@memory_app.command("list")
+def list_records(
+    store: StoreArg,
+    domain: Annotated[str | None, typer.Option(help="Only records of this domain.")] = None,
+    benchmark: Annotated[str | None, typer.Option(help="Only records of this benchmark.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Show at most this many records.")] = None,
+) -> None:
+    """One line per record, in admission order."""
+    with _opened(store) as opened:
+        records = opened.search(domain=domain, benchmark=benchmark, limit=limit)
+        total = len(opened)
+    table = Table(title=f"{len(records)} of {total} records in {store}")
+    table.add_column("id", no_wrap=True, min_width=18)
+    table.add_column("benchmark", no_wrap=True)
+    table.add_column("gain", justify="right")
+    table.add_column("condition", overflow="fold")
+    table.add_column("sel/succ/harm", justify="right", no_wrap=True)
+    table.add_column("v", justify="right")
+    for record in records:
+        c = record.counters
+        table.add_row(
+            Text(record.id),
+            Text(record.benchmark),
+            f"{record.utility_gain:+.3f}",
+            Text(record.condition.canonical),
+            f"{c.selected}/{c.succeeded}/{c.harmed}",
+            str(record.version),
+        )
+    _console().print(table)
+
+
+def _find(store: SQLiteStore, record_id: str) -> tuple[Record, bool]:
+    """The record with this id or unique id prefix; the flag says it was found among evictions."""
+    if record_id in store:
+        return store.get(record_id), False
+    matches = [r for r in store.all() if r.id.startswith(record_id)]
+    if len(matches) == 1:
+        return matches[0], False
+    if len(matches) > 1:
+        raise StoreError(f"{record_id!r} matches {len(matches)} records; give more of the id")
+    try:
+        return store.evicted_record(record_id), True
+    except StoreError:
+        raise StoreError(
+            f"no record {record_id!r} in {store.path}, kept or evicted; `countermem memory list` shows the ids"
+        ) from None
+
+
+def _check_table(original: CheckResult, improved: CheckResult) -> Table:
+    table = Table(title="checks", show_header=True)
+    table.add_column("")
+    table.add_column("original")
+    table.add_column("improved")
+    for name in ("status", "utility", "passed", "completed", "details"):
+        table.add_row(name, Text(str(getattr(original, name))), Text(str(getattr(improved, name))))
+    table.add_row("cost", Text(f"{original.cost.seconds:.3f}s"), Text(f"{improved.cost.seconds:.3f}s"))
+    return table
+
+
+@memory_app.command("show")
+def show(
+    store: StoreArg,
+    record_id: Annotated[str, typer.Argument(metavar="ID", help="Record id (a unique prefix is enough).")],
+) -> None:
+    """Everything about one record: situation, both actions as a diff, checks, condition, provenance."""
+    with _opened(store) as opened:
+        record, evicted = _find(opened, record_id)
+        versions = len(opened.history(record.id)) if not evicted else None
+    console = _console()
+    title = f"record {record.id}  version {record.version}" + ("  [EVICTED]" if evicted else "")
+    c = record.counters
+    summary = Table.grid(padding=(0, 2))
+    rows = [
+        ("domain / benchmark", f"{record.domain} / {record.benchmark}"),
+        ("source", f"task {record.source.task_id} ({record.source.benchmark}, stage {record.source.stage})"),
+        ("created", record.created_at.isoformat()),
+        ("utility gain", f"{record.utility_gain:+.4f}"),
+        ("condition", record.condition.canonical),
+        ("condition as written", record.condition.source or "(empty: universal)"),
+        ("rationale", record.rationale or "(none)"),
+        (
+            "reuse",
+            f"retrieved {c.retrieved}, selected {c.selected}, succeeded {c.succeeded}, harmed {c.harmed}"
+            + (f", last used {c.last_used_at.isoformat()}" if c.last_used_at else ""),
+        ),
+        ("versions stored", "?" if versions is None else str(versions)),
+        ("embedding", "none" if record.embedding is None else f"{len(record.embedding)} dimensions"),
+    ]
+    for name, value in rows:
+        summary.add_row(Text(name, style="bold"), Text(value))
+    console.print(Panel(summary, title=title))
+    situation_title = "situation" + (" (truncated)" if record.situation_truncated else "")
+    console.print(Panel(Text(record.situation), title=situation_title))
+    diff = "\n".join(
+        difflib.unified_diff(
+            record.original_action.content.splitlines(),
+            record.improved_action.content.splitlines(),
+            fromfile="original",
+            tofile="improved",
+            lineterm="",
+        )
+    )
+    console.print(
+        Panel(Syntax(diff or "(no textual difference)", "diff", word_wrap=True), title="action diff")
+    )
+    console.print(
+        Panel(
+            Group(
+                Text("original", style="bold"),
+                Text(record.original_action.content),
+                Text(""),
+                Text("improved", style="bold"),
+                Text(record.improved_action.content),
+            ),
+            title="actions",
+        )
+    )
+    console.print(_check_table(record.original_check, record.improved_check))
+
+
+@memory_app.command("stats")
+def stats(
+    store: StoreArg,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
+) -> None:
+    """Counts by domain and benchmark, mean gain, evictions by reason, reuse totals."""
+    with _opened(store) as opened:
+        result = opened.stats()
+    if as_json:
+        typer.echo(result.model_dump_json(indent=2))
+        return
+    table = Table(title=f"memory store {store}", show_header=False)
+    table.add_column("", style="bold")
+    table.add_column("")
+    mean = "n/a" if result.mean_gain is None else f"{result.mean_gain:.4f}"
+    reuse = result.reuse
+    lines = [
+        ("records", f"{result.count} / capacity {result.capacity}"),
+        ("retention", result.retention),
+        ("frozen", "yes" if result.frozen else "no"),
+        ("mean gain", mean),
+        ("universal conditions", str(result.universal_conditions)),
+        ("by domain", _counts(result.by_domain)),
+        ("by benchmark", _counts(result.by_benchmark)),
+        ("evictions", _counts(result.evictions_by_reason)),
+        (
+            "reuse",
+            f"retrieved {reuse.retrieved}, selected {reuse.selected}, "
+            f"succeeded {reuse.succeeded}, harmed {reuse.harmed}",
+        ),
+    ]
+    for name, value in lines:
+        table.add_row(name, Text(value))
+    _console().print(table)
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{k}: {v}" for k, v in counts.items()) or "none"
+
+
+@memory_app.command("export")
+def export(
+    store: StoreArg,
+    out: Annotated[Path, typer.Argument(help="JSONL file to write, one record per line.")],
+) -> None:
+    """Write every record as one JSON line."""
+    with _opened(store) as opened:
+        count = opened.export_jsonl(out)
+    typer.echo(f"wrote {count} records to {out}")
+
+
+@memory_app.command("freeze")
+def freeze(
+    store: StoreArg,
+    out: Annotated[Path, typer.Argument(help="Path of the read-only snapshot to create.")],
+) -> None:
+    """Write a read-only snapshot for evaluation and print its sha256."""
+    with _opened(store) as opened:
+        snapshot = opened.freeze(out)
+    typer.echo(f"froze {snapshot.records} records to {snapshot.path}")
+    typer.echo(f"sha256 {snapshot.sha256}")

@@ -1,0 +1,266 @@
+"""A memory record: one verified counterfactual correction, with where it came from and how it fared.
+
+Records are frozen. A change (new reuse counts, an edited condition) makes a new record with the
+version bumped through `Record.revised`, and the store keeps the previous version in its history
+table, so that no record is ever silently rewritten and a run can be traced to the exact version
+it used.
+
+The situation is truncated to `SITUATION_LIMIT` characters so that one long trajectory cannot blow
+up the store or a prompt: the head (which holds the task statement) and the tail (which holds the
+latest observation, usually the error that prompted the correction) are kept, joined by a marker,
+and `situation_truncated` says that this happened.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+
+from countermem.core import Action, CheckResult, Facts
+from countermem.memory._conditions import Condition, ConditionError, parse_condition
+
+SITUATION_LIMIT = 2000
+"""Most characters of a situation a record keeps (head and tail, see the module docstring)."""
+
+_HEAD_SHARE = 0.6
+GAIN_TOLERANCE = 1e-9
+
+Stage = Literal["construct", "train", "heldout", "manual"]
+"""Where a record was made; `manual` is a record a person wrote or imported."""
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def truncate_situation(text: str, limit: int = SITUATION_LIMIT) -> tuple[str, bool]:
+    """Keep at most `limit` characters: head and tail joined by a marker that says how much was cut."""
+    if len(text) <= limit:
+        return text, False
+    marker_len = len(f"\n[... {len(text)} characters cut ...]\n")
+    keep = max(limit - marker_len, 0)
+    head = int(keep * _HEAD_SHARE)
+    tail = keep - head
+    cut = len(text) - head - tail
+    marker = f"\n[... {cut} characters cut ...]\n"
+    out = text[:head] + marker + (text[len(text) - tail :] if tail else "")
+    return out[:limit], True
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ApplicabilityCondition(_Frozen):
+    """A condition as written (`source`) and in canonical form; `parsed` is the AST code evaluates."""
+
+    source: str = ""
+    canonical: str = "none"
+    _parsed: Condition = PrivateAttr()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_canonical(cls, data: Any) -> Any:
+        if isinstance(data, str):
+            data = {"source": data}
+        if isinstance(data, dict) and "canonical" not in data:
+            data = {**data, "canonical": str(_parse(str(data.get("source", ""))))}
+        return data
+
+    def model_post_init(self, context: Any, /) -> None:
+        parsed = _parse(self.source)
+        if str(parsed) != self.canonical:
+            raise ValueError(
+                f"condition canonical form {self.canonical!r} does not match its source {self.source!r} "
+                f"(which parses to {str(parsed)!r}); drop `canonical` to recompute it"
+            )
+        self._parsed = parsed
+
+    @classmethod
+    def from_text(cls, text: str) -> ApplicabilityCondition:
+        """Parse `text` as written by an LLM; raises `ConditionError` (with the position) if it does not parse."""
+        parsed = parse_condition(text)
+        return cls.model_validate({"source": text, "canonical": str(parsed)})
+
+    @property
+    def parsed(self) -> Condition:
+        return self._parsed
+
+    @property
+    def is_universal(self) -> bool:
+        return self._parsed.is_universal
+
+    def applies(self, facts: Facts) -> bool:
+        return self._parsed.evaluate(facts)
+
+    def __str__(self) -> str:
+        return self.canonical
+
+
+def _parse(text: str) -> Condition:
+    """Parse inside a validator: a ConditionError becomes a ValueError so pydantic reports it."""
+    try:
+        return parse_condition(text)
+    except ConditionError as error:
+        raise ValueError(str(error)) from error
+
+
+class RecordSource(_Frozen):
+    task_id: str
+    benchmark: str
+    stage: Stage = "construct"
+
+
+class ReuseCounters(_Frozen):
+    """How a record fared when offered: `succeeded` and `harmed` count outcomes of selected uses."""
+
+    retrieved: int = Field(default=0, ge=0)
+    selected: int = Field(default=0, ge=0)
+    succeeded: int = Field(default=0, ge=0)
+    harmed: int = Field(default=0, ge=0)
+    last_used_at: datetime | None = None
+
+    @model_validator(mode="after")
+    def _outcomes_follow_selection(self) -> ReuseCounters:
+        if self.succeeded > self.selected or self.harmed > self.selected:
+            raise ValueError(
+                f"succeeded ({self.succeeded}) and harmed ({self.harmed}) count outcomes of selected uses "
+                f"and cannot exceed selected ({self.selected}); count the selection first"
+            )
+        return self
+
+    def plus(
+        self, *, retrieved: int = 0, selected: int = 0, succeeded: int = 0, harmed: int = 0, at: datetime
+    ) -> ReuseCounters:
+        if min(retrieved, selected, succeeded, harmed) < 0:
+            raise ValueError("reuse counters only grow; got a negative increment")
+        return ReuseCounters(
+            retrieved=self.retrieved + retrieved,
+            selected=self.selected + selected,
+            succeeded=self.succeeded + succeeded,
+            harmed=self.harmed + harmed,
+            last_used_at=at if (retrieved or selected or succeeded or harmed) else self.last_used_at,
+        )
+
+
+class Record(_Frozen):
+    """One verified correction. `id` defaults to a content hash, so the same correction gets the same id."""
+
+    id: str = ""
+    domain: str
+    benchmark: str
+    situation: str
+    situation_truncated: bool = False
+    original_action: Action
+    improved_action: Action
+    original_check: CheckResult
+    improved_check: CheckResult
+    utility_gain: float
+    condition: ApplicabilityCondition = Field(default_factory=ApplicabilityCondition)
+    rationale: str = ""
+    source: RecordSource
+    created_at: datetime = Field(default_factory=utc_now)
+    version: int = Field(default=1, ge=1)
+    counters: ReuseCounters = Field(default_factory=ReuseCounters)
+    embedding: list[float] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _derive(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        situation = data.get("situation")
+        if isinstance(situation, str) and len(situation) > SITUATION_LIMIT:
+            data["situation"], _ = truncate_situation(situation)
+            data["situation_truncated"] = True
+        if "utility_gain" not in data:
+            original, improved = data.get("original_check"), data.get("improved_check")
+            if isinstance(original, CheckResult | dict) and isinstance(improved, CheckResult | dict):
+                before = CheckResult.model_validate(original).utility
+                data["utility_gain"] = CheckResult.model_validate(improved).utility - before
+        if not data.get("id"):
+            data["id"] = _content_id(data)
+        return data
+
+    @field_validator("created_at")
+    @classmethod
+    def _utc(cls, value: datetime) -> datetime:
+        if value.tzinfo is None:
+            raise ValueError("created_at must carry a time zone (UTC); use countermem.memory.utc_now()")
+        return value.astimezone(UTC)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Record:
+        expected = self.improved_check.utility - self.original_check.utility
+        if abs(self.utility_gain - expected) > GAIN_TOLERANCE:
+            raise ValueError(
+                f"utility_gain {self.utility_gain} disagrees with the check results "
+                f"({self.improved_check.utility} - {self.original_check.utility} = {expected}); "
+                "leave it out to have it computed"
+            )
+        if self.source.benchmark != self.benchmark:
+            raise ValueError(
+                f"record benchmark {self.benchmark!r} differs from its source benchmark "
+                f"{self.source.benchmark!r}"
+            )
+        if len(self.situation) > SITUATION_LIMIT:
+            raise ValueError(f"situation is longer than SITUATION_LIMIT={SITUATION_LIMIT}")
+        if self.embedding is not None and not self.embedding:
+            raise ValueError("embedding is empty; use None when there is no embedding")
+        return self
+
+    def applies(self, facts: Facts) -> bool:
+        return self.condition.applies(facts)
+
+    @property
+    def last_touched(self) -> datetime:
+        """When the record was last used, or created if never used (what the recency rule orders by)."""
+        return self.counters.last_used_at or self.created_at
+
+    def revised(self, **changes: Any) -> Record:
+        """A new version of this record with `changes` applied; `id` and `created_at` cannot change."""
+        forbidden = {"id", "version", "created_at"} & changes.keys()
+        if forbidden:
+            raise ValueError(f"a revision cannot change {sorted(forbidden)}")
+        data = self.model_dump()
+        if {"original_check", "improved_check"} & changes.keys() and "utility_gain" not in changes:
+            del data["utility_gain"]
+        data.update(changes)
+        data["version"] = self.version + 1
+        return Record.model_validate(data)
+
+    def with_counts(
+        self,
+        *,
+        retrieved: int = 0,
+        selected: int = 0,
+        succeeded: int = 0,
+        harmed: int = 0,
+        at: datetime | None = None,
+    ) -> Record:
+        counters = self.counters.plus(
+            retrieved=retrieved, selected=selected, succeeded=succeeded, harmed=harmed, at=at or utc_now()
+        )
+        return self.model_copy(update={"counters": counters, "version": self.version + 1})
+
+
+def _content_id(data: dict[str, Any]) -> str:
+    """Hash of what makes a correction the same correction; inputs are normalised through their models."""
+    condition = data.get("condition")
+    key = {
+        "domain": data.get("domain"),
+        "benchmark": data.get("benchmark"),
+        "source": RecordSource.model_validate(data.get("source")).model_dump(mode="json"),
+        "original": Action.model_validate(data.get("original_action")).content,
+        "improved": Action.model_validate(data.get("improved_action")).content,
+        "condition": "none"
+        if condition is None
+        else ApplicabilityCondition.model_validate(condition).canonical,
+    }
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()
+    return "r-" + digest[:16]

@@ -1,0 +1,322 @@
+"""Retention rules: which record leaves when the store is over capacity.
+
+Every rule sees the same candidates (the kept records plus the one being admitted) and the same
+capacity, so that comparing rules compares only what they keep. Each returns the victim's id, a
+short categorical reason (what the eviction log groups by) and the scores it decided on.
+
+- `utility` (default) scores a record as
+  ``gain_weight * utility_gain + reuse_weight * (succeeded - harmed) / (selected + 1)
+  + frequency_weight * log1p(selected) - redundancy_weight * redundancy`` and evicts the lowest:
+  checked gain is what the record proved, reuse is what it did for later tasks, frequency rewards
+  records the selector keeps choosing, and redundancy (its highest similarity to another candidate)
+  penalises near-duplicates that crowd out coverage. Weights default to 1 except frequency, 0.25:
+  with equal weights a record that harmed on each of its 4 selections (reuse -0.8, frequency +1.6)
+  would outscore an unused record of the same gain. At 0.25 a record that harmed every time stays
+  below an unused one until about 50 selections; the selector should have stopped picking it by then.
+- `similarity` evicts the most redundant record (of the closest pair, the one with lower gain).
+- `recency` evicts the least recently used record (never used: its creation time).
+- `random` evicts a uniformly drawn record with the seeded rng the store passes.
+
+Ties go to the least recently touched record, then to the earlier candidate.
+
+Similarity is cosine between embeddings when every candidate has one of the same size, otherwise
+token Jaccard over situation + improved action, never a mix of both, since the two scales differ.
+`RedundancyIndex` keeps the pairwise matrix up to date one record at a time, so that an admission
+at capacity 200 costs one row, not a full recomputation; it holds an n x n matrix, which is why
+rules that need it refuse stores larger than `MAX_REDUNDANCY_RECORDS`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from countermem.core import ConfigError
+from countermem.memory._record import Record
+
+MAX_REDUNDANCY_RECORDS = 20_000
+_TOKEN = re.compile(r"\w+")
+FloatMatrix = npt.NDArray[np.float64]
+
+
+class Victim(NamedTuple):
+    record_id: str
+    reason: str
+    scores: dict[str, float]
+
+
+class Redundancy(NamedTuple):
+    similarity: float
+    nearest: str | None
+
+
+@runtime_checkable
+class RetentionRule(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def needs_redundancy(self) -> bool:
+        """Whether `choose_victim` reads redundancy (the store then keeps a `RedundancyIndex`)."""
+        ...
+
+    def choose_victim(
+        self,
+        records: Sequence[Record],
+        rng: random.Random,
+        redundancy: Mapping[str, Redundancy] | None = None,
+    ) -> Victim: ...
+
+
+def record_tokens(record: Record) -> frozenset[str]:
+    return frozenset(_TOKEN.findall((record.situation + "\n" + record.improved_action.content).lower()))
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a and not b:
+        return 1.0
+    shared = len(a & b)
+    return shared / (len(a) + len(b) - shared)
+
+
+class RedundancyIndex:
+    """Pairwise similarities of a changing set of records, updated one row at a time."""
+
+    def __init__(self, records: Sequence[Record] = ()) -> None:
+        self._slot: dict[str, int] = {}
+        self._ids: list[str | None] = []
+        self._tokens: list[frozenset[str]] = []
+        self._vectors: list[npt.NDArray[np.float64] | None] = []
+        self._jaccard: FloatMatrix = np.zeros((0, 0))
+        self._cosine: FloatMatrix = np.zeros((0, 0))
+        self._free: list[int] = []
+        for record in records:
+            self.add(record)
+
+    def __len__(self) -> int:
+        return len(self._slot)
+
+    def __contains__(self, record_id: object) -> bool:
+        return record_id in self._slot
+
+    def add(self, record: Record) -> None:
+        if record.id in self._slot:
+            self.remove(record.id)
+        if len(self._slot) >= MAX_REDUNDANCY_RECORDS:
+            raise ConfigError(
+                f"similarity-based retention keeps pairwise similarities and is limited to "
+                f"{MAX_REDUNDANCY_RECORDS} records; use the recency or random rule for larger stores"
+            )
+        slot = self._free.pop() if self._free else self._grow()
+        tokens = record_tokens(record)
+        vector = None
+        if record.embedding is not None:
+            raw = np.asarray(record.embedding, dtype=np.float64)
+            norm = float(np.linalg.norm(raw))
+            vector = raw / norm if norm > 0 else raw
+        self._ids[slot] = record.id
+        self._tokens[slot] = tokens
+        self._vectors[slot] = vector
+        self._slot[record.id] = slot
+        jac_row = np.zeros(len(self._ids))
+        cos_row = np.full(len(self._ids), np.nan)
+        for other in self._slot.values():
+            if other == slot:
+                continue
+            jac_row[other] = jaccard(tokens, self._tokens[other])
+            other_vector = self._vectors[other]
+            if vector is not None and other_vector is not None and other_vector.shape == vector.shape:
+                cos_row[other] = float(vector @ other_vector)
+        self._jaccard[slot, :] = jac_row
+        self._jaccard[:, slot] = jac_row
+        self._cosine[slot, :] = cos_row
+        self._cosine[:, slot] = cos_row
+
+    def remove(self, record_id: str) -> None:
+        slot = self._slot.pop(record_id, None)
+        if slot is None:
+            return
+        self._ids[slot] = None
+        self._tokens[slot] = frozenset()
+        self._vectors[slot] = None
+        self._free.append(slot)
+
+    def _grow(self) -> int:
+        size = len(self._ids)
+        new_size = max(8, size * 2)
+        for name in ("_jaccard", "_cosine"):
+            old = getattr(self, name)
+            grown = np.zeros((new_size, new_size))
+            grown[:size, :size] = old
+            setattr(self, name, grown)
+        self._ids.extend([None] * (new_size - size))
+        self._tokens.extend([frozenset()] * (new_size - size))
+        self._vectors.extend([None] * (new_size - size))
+        self._free.extend(range(new_size - 1, size, -1))
+        return size
+
+    def uses_embeddings(self) -> bool:
+        vectors = [self._vectors[slot] for slot in self._slot.values()]
+        if not vectors or any(v is None for v in vectors):
+            return False
+        return len({v.shape for v in vectors if v is not None}) == 1
+
+    def max_similarity(self) -> dict[str, Redundancy]:
+        """Each record's highest similarity to another record, and which record that is."""
+        ids = list(self._slot)
+        if len(ids) < 2:
+            return {record_id: Redundancy(0.0, None) for record_id in ids}
+        slots = np.fromiter(self._slot.values(), dtype=np.int64, count=len(ids))
+        matrix = (self._cosine if self.uses_embeddings() else self._jaccard)[np.ix_(slots, slots)].copy()
+        np.fill_diagonal(matrix, -np.inf)
+        nearest = matrix.argmax(axis=1)
+        best = matrix[np.arange(len(ids)), nearest]
+        return {ids[i]: Redundancy(float(best[i]), ids[int(nearest[i])]) for i in range(len(ids))}
+
+
+def redundancy_of(records: Sequence[Record]) -> dict[str, Redundancy]:
+    return RedundancyIndex(records).max_similarity()
+
+
+def _tie_key(record: Record, position: int) -> tuple[float, int]:
+    return (record.last_touched.timestamp(), position)
+
+
+@dataclass(frozen=True)
+class UtilityWeights:
+    gain: float = 1.0
+    reuse: float = 1.0
+    frequency: float = 0.25
+    redundancy: float = 1.0
+
+
+def utility_parts(record: Record, redundancy: float) -> dict[str, float]:
+    counters = record.counters
+    return {
+        "gain": record.utility_gain,
+        "reuse": (counters.succeeded - counters.harmed) / (counters.selected + 1),
+        "frequency": math.log1p(counters.selected),
+        "redundancy": redundancy,
+    }
+
+
+@dataclass(frozen=True)
+class UtilityRetention:
+    weights: UtilityWeights = UtilityWeights()
+    name: str = "utility"
+    needs_redundancy: bool = True
+
+    def score(self, record: Record, redundancy: float) -> dict[str, float]:
+        parts = utility_parts(record, redundancy)
+        w = self.weights
+        parts["score"] = (
+            w.gain * parts["gain"]
+            + w.reuse * parts["reuse"]
+            + w.frequency * parts["frequency"]
+            - w.redundancy * parts["redundancy"]
+        )
+        return parts
+
+    def choose_victim(
+        self,
+        records: Sequence[Record],
+        rng: random.Random,
+        redundancy: Mapping[str, Redundancy] | None = None,
+    ) -> Victim:
+        _require(records)
+        similar = redundancy if redundancy is not None else redundancy_of(records)
+        best: tuple[tuple[float, float, int], Record, dict[str, float]] | None = None
+        for position, record in enumerate(records):
+            scores = self.score(record, similar[record.id].similarity)
+            key = (scores["score"], *_tie_key(record, position))
+            if best is None or key < best[0]:
+                best = (key, record, scores)
+        assert best is not None
+        return Victim(best[1].id, "lowest-utility", best[2])
+
+
+@dataclass(frozen=True)
+class SimilarityRetention:
+    name: str = "similarity"
+    needs_redundancy: bool = True
+
+    def choose_victim(
+        self,
+        records: Sequence[Record],
+        rng: random.Random,
+        redundancy: Mapping[str, Redundancy] | None = None,
+    ) -> Victim:
+        _require(records)
+        similar = redundancy if redundancy is not None else redundancy_of(records)
+        _, record = min(
+            enumerate(records),
+            key=lambda item: (
+                -similar[item[1].id].similarity,
+                item[1].utility_gain,
+                *_tie_key(item[1], item[0]),
+            ),
+        )
+        scores = {"redundancy": similar[record.id].similarity, "gain": record.utility_gain}
+        return Victim(record.id, "most-redundant", scores)
+
+
+@dataclass(frozen=True)
+class RecencyRetention:
+    name: str = "recency"
+    needs_redundancy: bool = False
+
+    def choose_victim(
+        self,
+        records: Sequence[Record],
+        rng: random.Random,
+        redundancy: Mapping[str, Redundancy] | None = None,
+    ) -> Victim:
+        _require(records)
+        _, record = min(enumerate(records), key=lambda item: _tie_key(item[1], item[0]))
+        return Victim(record.id, "least-recent", {"last_touched": record.last_touched.timestamp()})
+
+
+@dataclass(frozen=True)
+class RandomRetention:
+    name: str = "random"
+    needs_redundancy: bool = False
+
+    def choose_victim(
+        self,
+        records: Sequence[Record],
+        rng: random.Random,
+        redundancy: Mapping[str, Redundancy] | None = None,
+    ) -> Victim:
+        _require(records)
+        index = rng.randrange(len(records))
+        return Victim(records[index].id, "random", {"draw": float(index), "candidates": float(len(records))})
+
+
+RETENTION_RULES = ("utility", "similarity", "recency", "random")
+
+
+def make_retention(name: str, weights: UtilityWeights | None = None) -> RetentionRule:
+    """The rule called `name`; `weights` only applies to `utility`."""
+    if name == "utility":
+        return UtilityRetention(weights or UtilityWeights())
+    if weights is not None:
+        raise ConfigError(f"retention weights only apply to the utility rule, not {name!r}")
+    if name == "similarity":
+        return SimilarityRetention()
+    if name == "recency":
+        return RecencyRetention()
+    if name == "random":
+        return RandomRetention()
+    raise ConfigError(f"unknown retention rule {name!r}; choose one of {', '.join(RETENTION_RULES)}")
+
+
+def _require(records: Sequence[Record]) -> None:
+    if not records:
+        raise ValueError("choose_victim needs at least one candidate record")
