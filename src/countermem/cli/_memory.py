@@ -23,7 +23,7 @@ from countermem.core import CheckResult, StoreError
 from countermem.memory import Record, SQLiteStore
 
 memory_app = typer.Typer(
-    help="Inspect, export and freeze a memory store (read-only).",
+    help="Inspect, export and freeze a memory store; the store itself is only read.",
     no_args_is_help=True,
     add_completion=False,
 )

@@ -1,0 +1,125 @@
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from countermem.cli._memory import memory_app
+from countermem.core import Action, CheckResult
+from countermem.memory import Record, RecordSource, SQLiteStore, file_sha256
+
+runner = CliRunner()
+
+
+def make(
+    i: int, *, domain: str = "sql", benchmark: str = "spider", gain: float = 1.0, **extra: object
+) -> Record:
+    return Record.model_validate(
+        {
+            "domain": domain,
+            "benchmark": benchmark,
+            "situation": f"Question {i}: how many [bold]users[/bold]?\nSchema: users(id, name)",
+            "original_action": Action(content=f"SELECT count(*)\nFROM user{i}"),
+            "improved_action": Action(content=f"SELECT count(*)\nFROM users{i}"),
+            "original_check": CheckResult(
+                utility=0.0, passed=False, completed=True, status="error", details="no such table"
+            ),
+            "improved_check": CheckResult(utility=gain, passed=gain == 1.0, completed=True, status="passed"),
+            "condition": '"users" in tables',
+            "rationale": "the table name is plural",
+            "source": RecordSource(task_id=f"{benchmark}-{i}", benchmark=benchmark),
+            **extra,
+        }
+    )
+
+
+@pytest.fixture
+def store_path(tmp_path: Path) -> Path:
+    path = tmp_path / "memory.db"
+    with SQLiteStore(path, capacity=3) as store:
+        store.add(make(0, gain=0.2))
+        store.add(make(1, benchmark="bird"))
+        store.add(make(2, domain="smt", benchmark="smtlib", condition="none", situation="x" * 5000))
+        store.add(make(3))
+        store.update_counters(make(1, benchmark="bird").id, retrieved=4, selected=3, succeeded=2, harmed=1)
+    return path
+
+
+def test_list_shows_records_and_filters(store_path: Path) -> None:
+    result = runner.invoke(memory_app, ["list", str(store_path)])
+    assert result.exit_code == 0, result.output
+    for i, benchmark in ((1, "bird"), (3, "spider")):
+        assert make(i, benchmark=benchmark).id in result.output
+    assert make(0, gain=0.2).id not in result.output  # evicted by the utility rule
+    assert "3/2/1" in result.output
+    assert "3 of 3 records" in result.output
+    only_sql = runner.invoke(memory_app, ["list", str(store_path), "--domain", "sql", "--limit", "1"])
+    assert only_sql.exit_code == 0
+    assert "1 of 3 records" in only_sql.output
+    assert make(1, benchmark="bird").id in only_sql.output
+    assert make(3).id not in only_sql.output
+
+
+def test_show_prints_everything_a_person_needs(store_path: Path) -> None:
+    record = make(1, benchmark="bird")
+    result = runner.invoke(memory_app, ["show", str(store_path), record.id[:8] + record.id[8:12]])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert record.id in out and "version 2" in out
+    assert "-FROM user1" in out and "+FROM users1" in out
+    assert '"users" in tables' in out
+    assert "[bold]users[/bold]" in out  # shown literally, not as markup
+    assert "task bird-1" in out and "stage construct" in out
+    assert "retrieved 4, selected 3, succeeded 2, harmed 1" in out
+    assert "no such table" in out and "passed" in out
+    assert "the table name is plural" in out
+
+
+def test_show_marks_truncated_and_evicted_records(store_path: Path) -> None:
+    truncated = runner.invoke(
+        memory_app, ["show", str(store_path), make(2, domain="smt", benchmark="smtlib", condition="none").id]
+    )
+    assert "situation (truncated)" in truncated.output
+    evicted = runner.invoke(memory_app, ["show", str(store_path), make(0, gain=0.2).id])
+    assert evicted.exit_code == 0 and "EVICTED" in evicted.output
+
+
+def test_show_unknown_id_fails_with_a_message(store_path: Path) -> None:
+    result = runner.invoke(memory_app, ["show", str(store_path), "r-nope"])
+    assert result.exit_code == 1
+    assert "no record 'r-nope'" in result.output
+    ambiguous = runner.invoke(memory_app, ["show", str(store_path), "r-"])
+    assert ambiguous.exit_code == 1 and "matches 3 records" in ambiguous.output
+
+
+def test_stats(store_path: Path) -> None:
+    result = runner.invoke(memory_app, ["stats", str(store_path), "--json"])
+    assert result.exit_code == 0, result.output
+    stats = json.loads(result.output)
+    assert stats["count"] == 3 and stats["capacity"] == 3
+    assert stats["evictions_by_reason"] == {"lowest-utility": 1}
+    assert stats["by_domain"] == {"smt": 1, "sql": 2}
+    assert stats["universal_conditions"] == 1
+    table = runner.invoke(memory_app, ["stats", str(store_path)])
+    assert table.exit_code == 0 and "lowest-utility: 1" in table.output and "3 / capacity 3" in table.output
+
+
+def test_export_and_freeze(store_path: Path, tmp_path: Path) -> None:
+    out = tmp_path / "records.jsonl"
+    result = runner.invoke(memory_app, ["export", str(store_path), str(out)])
+    assert result.exit_code == 0 and "wrote 3 records" in result.output
+    assert len([Record.model_validate_json(line) for line in out.read_text().splitlines()]) == 3
+    frozen = tmp_path / "frozen.db"
+    result = runner.invoke(memory_app, ["freeze", str(store_path), str(frozen)])
+    assert result.exit_code == 0, result.output
+    assert f"sha256 {file_sha256(frozen)}" in result.output
+    listed = runner.invoke(memory_app, ["list", str(frozen)])
+    assert listed.exit_code == 0 and make(3).id in listed.output
+    again = runner.invoke(memory_app, ["freeze", str(store_path), str(frozen)])
+    assert again.exit_code == 1 and "already exists" in again.output
+
+
+def test_missing_store_fails_with_a_message(tmp_path: Path) -> None:
+    result = runner.invoke(memory_app, ["list", str(tmp_path / "absent.db")])
+    assert result.exit_code == 1
+    assert "no memory store" in result.output
