@@ -1,0 +1,123 @@
+"""What GSM8K and MATH-500 share: data loading with checksums, the judge, the answer contract."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import threading
+from abc import abstractmethod
+from pathlib import Path
+from typing import Any, ClassVar
+
+from countermem.core import Action, CountermemError, DataUnavailableError, Facts, Task
+from countermem.domains._data import dataset_dir, verified_file
+from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions
+from countermem.domains.math._facts import math_facts
+from countermem.domains.math._judge import DEFAULT_TIMEOUT_S, AnswerJudge
+from countermem.domains.math._world import MathWorldModel
+
+INSTRUCTIONS = """\
+Solve the problem. You may write a short solution first. Your reply MUST end with the final
+answer, either as a last line `Answer: <answer>` or as `\\boxed{<answer>}`; the last such marker
+in your reply is the one graded, and nothing else is read. Put only the answer after the marker,
+not a sentence. {form}"""
+
+
+class MathBenchmark(Benchmark):
+    """A JSON-lines benchmark of problems with one reference answer each."""
+
+    domain: ClassVar[str] = "math"
+    action_language: ClassVar[str] = "text"
+    data_name: ClassVar[str]
+    data_file: ClassVar[str] = "test.jsonl"
+    numeric_answers: ClassVar[bool] = False
+    latex_problems: ClassVar[bool] = False
+    answer_form_hint: ClassVar[str] = ""
+
+    def __init__(self, options: BenchmarkOptions | None = None) -> None:
+        super().__init__(options)
+        self._tasks: list[Task] | None = None
+        self._solutions: dict[str, str] = {}
+        self._judge: AnswerJudge | None = None
+        self._judge_lock = threading.Lock()
+
+    def _folder(self) -> Path:
+        if self.options.data_dir is not None:
+            folder = Path(self.options.data_dir) / self.data_name
+            if not (folder / "SOURCE.md").is_file():
+                raise DataUnavailableError(f"{folder} has no SOURCE.md: benchmark {self.name!r} data is missing")
+            return folder
+        return dataset_dir(self.data_name)
+
+    def _rows(self) -> list[dict[str, Any]]:
+        path = verified_file(self._folder(), self.data_file)
+        rows: list[dict[str, Any]] = []
+        with path.open(encoding="utf-8") as handle:
+            for number, line in enumerate(handle):
+                if line.strip():
+                    row = json.loads(line)
+                    row["_line"] = number
+                    rows.append(row)
+        return rows
+
+    @abstractmethod
+    def _task(self, row: dict[str, Any]) -> tuple[Task, str]:
+        """A task and its reference solution (kept out of the task so no prompt can leak it)."""
+
+    def availability(self) -> Availability:
+        if importlib.util.find_spec("math_verify") is None:
+            return Availability(False, "math-verify is not installed: pip install 'countermem[domains]'")
+        try:
+            verified_file(self._folder(), self.data_file)
+        except CountermemError as error:
+            return Availability(False, str(error))
+        return Availability(True)
+
+    def tasks(self) -> list[Task]:
+        if self._tasks is None:
+            tasks: list[Task] = []
+            for row in self._rows():
+                task, solution = self._task(row)
+                tasks.append(task)
+                self._solutions[task.id] = solution
+            if len({t.id for t in tasks}) != len(tasks):
+                raise DataUnavailableError(f"{self.name}: task ids are not unique; the data file changed shape")
+            self._tasks = tasks
+        return list(self._tasks)
+
+    def judge(self) -> AnswerJudge:
+        """The benchmark's one answer judge (one worker process), shared by its world models."""
+        with self._judge_lock:
+            if self._judge is None:
+                timeout = self.options.timeout_s or DEFAULT_TIMEOUT_S
+                self._judge = AnswerJudge(timeout_s=timeout, numeric_answers=self.numeric_answers)
+            return self._judge
+
+    def close(self) -> None:
+        """Stop the judge's worker process (it is also stopped when the benchmark is collected)."""
+        with self._judge_lock:
+            if self._judge is not None:
+                self._judge.close()
+
+    def world_model(self) -> MathWorldModel:
+        return MathWorldModel(self.judge())
+
+    def instructions(self) -> str:
+        return INSTRUCTIONS.replace("{form}", self.answer_form_hint)
+
+    def render_task(self, task: Task) -> str:
+        return f"Problem:\n{task.prompt}"
+
+    def solution(self, task: Task) -> str | None:
+        """The reference solution, if this benchmark has one for `task` (never shown to an agent)."""
+        if self._tasks is None:
+            self.tasks()
+        return self._solutions.get(task.id)
+
+    def facts(self, task: Task, action: Action | None = None) -> Facts:
+        return math_facts(task, action, task.prompt, self.numeric_answers, latex=self.latex_problems)
+
+    def _require_gold(self, task: Task) -> str:
+        if task.gold is None:
+            raise DataUnavailableError(f"task {task.id!r} has no reference answer")
+        return task.gold

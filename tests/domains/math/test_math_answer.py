@@ -1,0 +1,84 @@
+"""The answer contract: where the final answer is, what counts as a plain number, answer forms."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from countermem.domains.math import answer_form, extract_final_answer, plain_number
+
+
+@pytest.mark.parametrize(
+    ("text", "answer", "marker"),
+    [
+        ("so x = 4.\nAnswer: 18", "18", "answer_line"),
+        ("Final answer: $\\frac{1}{2}$.", "\\frac{1}{2}", "answer_line"),
+        ("We get $\\boxed{\\frac{\\sqrt{3}}{3}}$.", "\\frac{\\sqrt{3}}{3}", "boxed"),
+        ("first \\boxed{1} then \\boxed{2}", "2", "boxed"),
+        ("\\boxed{1}\nAnswer: 7", "7", "answer_line"),
+        ("Answer: 7\nOn reflection \\boxed{8}", "8", "boxed"),
+        ("Answer: $\\boxed{(0,9) \\cup (9,36)}$", "(0,9) \\cup (9,36)", "boxed"),
+        ("#### 1,000", "1,000", "hashes"),
+        ("**Answer:** 42", "42", "answer_line"),
+        ("\\boxed{\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}}", "\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}", "boxed"),
+    ],
+)
+def test_final_answer_is_the_last_marker(text: str, answer: str, marker: str) -> None:
+    final = extract_final_answer(text)
+    assert final is not None
+    assert (final.text, final.marker) == (answer, marker)
+
+
+@pytest.mark.parametrize(
+    "text", ["The answer is 18", "", "Answer:", "\\boxed{unclosed", "I computed 2+2=4 and stopped."]
+)
+def test_no_final_answer(text: str) -> None:
+    assert extract_final_answer(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "word_units", "value"),
+    [
+        ("1,000", False, Fraction(1000)),
+        ("\\$18.90", False, Fraction(189, 10)),
+        ("$18", True, Fraction(18)),
+        ("18 apples", True, Fraction(18)),
+        ("-\\frac{3}{4}", False, Fraction(-3, 4)),
+        ("\\dfrac{3}{4}", False, Fraction(3, 4)),
+        ("3/4", False, Fraction(3, 4)),
+        ("50\\%", False, Fraction(50)),
+        ("30^\\circ", False, Fraction(30)),
+        ("5.4 \\text{ cents}", False, Fraction(54, 10)),
+        (".35625", False, Fraction(35625, 100000)),
+    ],
+)
+def test_plain_numbers(text: str, word_units: bool, value: Fraction) -> None:
+    assert plain_number(text, word_units) == value
+
+
+@pytest.mark.parametrize("text", ["18 apples", "3 pi", "2k", "3, 5, 7", "1,00", "x", "\\sqrt{2}", "1/0"])
+def test_not_plain_numbers_without_word_units(text: str) -> None:
+    assert plain_number(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "form"),
+    [
+        ("12", "integer"),
+        ("0.15", "decimal"),
+        ("\\frac{3}{20}", "fraction"),
+        ("3\\sqrt{13}", "radical"),
+        ("p - q", "expression"),
+        ("(0,9) \\cup (9,36)", "interval"),
+        ("[-2,7]", "interval"),
+        ("y = 2x + 3", "equation"),
+        ("\\left( 3, \\frac{\\pi}{2} \\right)", "tuple"),
+        ("3, 5, 7", "set"),
+        ("3 \\pm 2 \\sqrt{2}", "set"),
+        ("\\text{Evelyn}", "text"),
+        ("\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}", "matrix"),
+    ],
+)
+def test_answer_forms(text: str, form: str) -> None:
+    assert answer_form(text) == form
