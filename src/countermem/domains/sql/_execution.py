@@ -11,6 +11,7 @@ virtual-machine steps of its limit rather than hanging the agent.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import time
 from dataclasses import dataclass, field
@@ -39,6 +40,23 @@ _REFUSED_ACTIONS = (
 _ACTION_NAMES: dict[int, str] = {
     getattr(sqlite3, f"SQLITE_{name}"): name.replace("_", " ") for name in _REFUSED_ACTIONS
 }
+
+
+_WRITE_KEYWORDS = frozenset(
+    """
+    INSERT UPDATE DELETE REPLACE UPSERT CREATE DROP ALTER ATTACH DETACH PRAGMA VACUUM REINDEX ANALYZE
+    BEGIN COMMIT END ROLLBACK SAVEPOINT RELEASE
+    """.split()  # noqa: SIM905
+)
+"""A statement starting with one of these is refused even when SQLite fails on it for another reason
+(DELETE FROM a missing table is still a write)."""
+_LEADING_COMMENTS = re.compile(r"^(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/)*", re.DOTALL)
+
+
+def _leading_keyword(sql: str) -> str:
+    rest = _LEADING_COMMENTS.sub("", sql, count=1)
+    match = re.match(r"[A-Za-z]+", rest)
+    return match.group(0).upper() if match else ""
 
 
 @dataclass(frozen=True)
@@ -133,13 +151,17 @@ def _failure(error: Exception, sql: str, guard: _Guard, timeout_s: float, second
         return QueryOutcome("timeout", message=message, seconds=seconds)
     if guard.denied:
         refused = ", ".join(dict.fromkeys(guard.denied))
-        keyword = sql.split(None, 1)[0].upper() if sql.split() else ""
+        keyword = _leading_keyword(sql)
         return QueryOutcome(
             "rejected",
             message=f"only a read-only SELECT is allowed; a {keyword} statement was refused ({refused})",
             seconds=seconds,
         )
     text = str(error)
+    keyword = _leading_keyword(sql)
+    if keyword in _WRITE_KEYWORDS:
+        message = f"only a read-only SELECT is allowed; a {keyword} statement was refused ({text})"
+        return QueryOutcome("rejected", message=message, seconds=seconds)
     if isinstance(error, sqlite3.ProgrammingError) and "one statement" in text:
         return QueryOutcome(
             "rejected", message="several statements were given; write exactly one SELECT", seconds=seconds

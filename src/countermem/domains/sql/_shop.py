@@ -2,7 +2,8 @@
 
 One shop's facts (60 customers, 8 suppliers, 30 products, 240 orders, 480 order lines) are
 generated deterministically by `data/shop_base.sql` (fixed lists and integer arithmetic, no
-randomness) and reshaped into three schema variants, each its own database (environment):
+randomness) and reshaped into five schema variants, each its own database (environment), so
+that splits by environment leave every stage at least one database:
 
 - `shop_retail`: customers, suppliers, products(price), orders(status 'shipped'/'pending'/...),
   order_items(quantity).
@@ -10,6 +11,13 @@ randomness) and reshaped into three schema variants, each its own database (envi
   integer codes, Unix-epoch times, order_items(unit_price) where some lines were discounted.
 - `shop_marketplace`: surrogate `id` keys, first/last names, DD/MM/YYYY signup dates,
   categories table, price_cents, one-letter status codes, a returns table.
+- `shop_legacy`: upper-case abbreviations (CUST, ORD_HDR, ORD_LN), yyyymmdd integer dates,
+  country and category codes, line totals (LN_AMT) instead of unit prices.
+- `shop_crm`: customers and suppliers in one `parties` table told apart by `kind`,
+  `sales_orders` with capitalised status words.
+
+Column comments in the variant scripts (units, codes, formats) are shown to the agent with the
+schema, as a careful database designer would document them.
 
 `data/shop_questions.json` holds the questions: most are asked in the same words on every
 variant with a different gold query each, so a correction learned on one variant ("use
@@ -94,6 +102,7 @@ class ShopBenchmark(SQLBenchmark):
     def __init__(self, options: BenchmarkOptions | None = None) -> None:
         super().__init__(options)
         self._questions: ShopQuestions | None = None
+        self._tasks: list[Task] | None = None
 
     @property
     def questions(self) -> ShopQuestions:
@@ -112,6 +121,11 @@ class ShopBenchmark(SQLBenchmark):
         return Availability(True)
 
     def tasks(self) -> list[Task]:
+        if self._tasks is None:
+            self._tasks = self._build_tasks()
+        return list(self._tasks)
+
+    def _build_tasks(self) -> list[Task]:
         questions = self.questions
         tasks: list[Task] = []
         for question in questions.questions:

@@ -17,7 +17,7 @@ Task ids: `spider-<source_index>` (English) or `spider-de-<source_index>` (Germa
 `source_index` is the item's position in the full upstream dev.json, so ids are stable and the
 two languages never share one. `metadata.gold_empty` flags golds that return no rows: such a
 task cannot tell a right query from a wrong one that also returns nothing, so a runner should
-report them apart.
+report them apart. `metadata.gold_rows` is the gold's row count as the tsv records it (or None).
 
 Look-alikes: Spider rarely asks one question on two databases, so `lookalikes` returns the
 tasks of *other* databases whose question shares at least half of its content words (Jaccard
@@ -76,6 +76,12 @@ def _content_words(question: str) -> frozenset[str]:
     return frozenset(re.findall(r"[^\W\d_]+", question.lower())) - _STOPWORDS
 
 
+def _recorded_rows(detail: str) -> int | None:
+    """The gold's row count as dev_gold_check.tsv records it ("12 rows"), where it does."""
+    match = re.match(r"(\d+) rows?\b", detail)
+    return int(match.group(1)) if match else None
+
+
 def _english_question(task: Task) -> str:
     return str(task.metadata.get("question_en") or task.prompt)
 
@@ -95,6 +101,7 @@ class SpiderBenchmark(SQLBenchmark):
         super().__init__(options)
         self._tasks: list[Task] | None = None
         self._report: SpiderLoadReport | None = None
+        self._words: dict[str, frozenset[str]] | None = None
 
     def _locate(self) -> tuple[Path, str]:
         reasons: list[str] = []
@@ -161,6 +168,7 @@ class SpiderBenchmark(SQLBenchmark):
                 "source_index": int(check["source_index"]),
                 "language": language,
                 "gold_exec": check["gold_exec"],
+                "gold_rows": _recorded_rows(check["detail"]),
                 "gold_empty": check["gold_exec"] == "empty",
                 "gold_all_zero_or_null": check["gold_exec"] == "all_zero_or_null"
                 or "all values 0/NULL" in check["detail"],
@@ -219,16 +227,20 @@ class SpiderBenchmark(SQLBenchmark):
         return database
 
     def lookalikes(self, task: Task, rng: random.Random) -> list[Task]:
+        tasks = self.tasks()
+        if self._words is None:
+            self._words = {t.id: _content_words(_english_question(t)) for t in tasks}
         words = _content_words(_english_question(task))
         if not words:
             return []
         found = []
-        for other in self.tasks():
-            if other.environment == task.environment or _squash(other.gold or "") == _squash(task.gold or ""):
-                continue
-            other_words = _content_words(_english_question(other))
-            union = words | other_words
-            if union and len(words & other_words) / len(union) >= LOOKALIKE_MIN_JACCARD:
+        for other in tasks:
+            other_words = self._words[other.id]
+            if (
+                other.environment != task.environment
+                and len(words & other_words) >= LOOKALIKE_MIN_JACCARD * len(words | other_words)
+                and _squash(other.gold or "") != _squash(task.gold or "")
+            ):
                 found.append(other)
         rng.shuffle(found)
         return found
