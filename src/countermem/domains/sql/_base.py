@@ -26,8 +26,7 @@ in the example rows (codes, case, date formats, units) and the foreign keys.
 do not matter; rows are compared as a multiset, and their order matters only when the question \
 asks for an order.
 - Text is compared exactly (case and spaces matter); numbers are compared after rounding to 6 decimals.
-- A query has {timeout:g} seconds to run.
-Give the query in a ```sql fenced block."""
+- A query has {timeout:g} seconds to run."""
 
 
 class SQLBenchmark(Benchmark):

@@ -41,7 +41,11 @@ QUESTION_KEYWORDS: dict[str, tuple[str, ...]] = {
     "both": (r"\bboth\b",),
     "either": (r"\beither\b",),
     "top_n": (r"\btop \d+\b", r"\b(three|two|five|ten|\d+) (\w+ )?with the\b", r"\bfirst \d+\b"),
-    "time": (r"\byear\b", r"\bmonth\b", r"\bdate\b", r"\b(19|20)\d\d\b", r"\bjanuary|march|april|june\b"),
+    "time": (
+        r"\b(year|month|day|date|week)s?\b",
+        r"\b(19|20)\d\d\b",
+        r"\b(january|february|march|april|june|july|august|september|october|november|december)\b",
+    ),
 }
 
 _WORD = re.compile(r"[^\W\d_]+")
