@@ -82,3 +82,18 @@ def test_not_plain_numbers_without_word_units(text: str) -> None:
 )
 def test_answer_forms(text: str, form: str) -> None:
     assert answer_form(text) == form
+
+
+def test_extraction_is_fast_on_degenerate_text() -> None:
+    import time
+
+    started = time.perf_counter()
+    assert extract_final_answer("Answer: 5" + " " * 200_000 + "\t") is not None
+    assert extract_final_answer("####" + " " * 200_000) is None
+    assert extract_final_answer("\\boxed{" * 20_000) is None
+    assert time.perf_counter() - started < 2.0
+
+
+def test_an_overlong_answer_is_returned_whole_for_the_caller_to_refuse() -> None:
+    final = extract_final_answer("Answer: " + "$" * 100_000)
+    assert final is not None and len(final.text) == 100_000

@@ -25,6 +25,17 @@ sys.stdin.readline()
 sys.exit(3)
 """
 
+BABBLES = """
+import sys
+print('{"ready": true}', flush=True)
+sys.stdin.readline()
+print('Traceback (most recent call last): oops', flush=True)
+"""
+NEVER_READY = """
+import sys
+sys.exit(5)
+"""
+
 
 def _world(script: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[MathWorldModel, AnswerJudge]:
     monkeypatch.setattr(judge_module, "_WORKER_SCRIPT", script)
@@ -56,5 +67,20 @@ def test_a_worker_that_dies_gives_an_incomplete_error(tmp_path: Path, monkeypatc
         result = world.check(Action(content="\\boxed{2^{1/2}}"))
         assert (result.status, result.completed, result.passed) == ("error", False, False)
         assert "exited with code 3" in result.details
+    finally:
+        judge.close()
+
+
+@pytest.mark.parametrize(("script_text", "said"), [(BABBLES, "unreadable reply"), (NEVER_READY, "exited with code 5")])
+def test_a_confused_worker_gives_an_incomplete_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script_text: str, said: str
+) -> None:
+    script = tmp_path / "confused.py"
+    script.write_text(script_text)
+    world, judge = _world(script, monkeypatch)
+    try:
+        result = world.check(Action(content="\\boxed{2^{1/2}}"))
+        assert (result.status, result.completed, result.passed) == ("error", False, False)
+        assert said in result.details
     finally:
         judge.close()

@@ -246,3 +246,17 @@ def test_instructions_state_the_contract(gsm8k: MathBenchmark, math500: MathBenc
         task = benchmark.tasks()[0]
         assert task.prompt in benchmark.render_task(task)
         assert task.gold is not None and f"\\boxed{{{task.gold}}}" not in benchmark.render_task(task)
+
+
+def test_garbage_actions_never_raise(math_world: MathWorldModel, gsm8k: MathBenchmark) -> None:
+    rng = random.Random(11)
+    alphabet = [*"0123456789+-*/^_{}()[],.=$%\\ \nxyzpi", "\\frac", "\\sqrt", "\\boxed{", "Answer: ", "####"]
+    worlds = [math_world, gsm8k.world_model()]
+    worlds[0].reset(_task("\\frac{1}{2}"))
+    worlds[1].reset(_task("12", "gsm8k"))
+    for _ in range(150):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        for world in worlds:
+            result = world.check(Action(content=text))
+            assert result.status in ("passed", "wrong", "error", "timeout")
+            assert result.passed == (result.status == "passed")

@@ -37,8 +37,8 @@ class FinalAnswer:
 
 
 _BOX = re.compile(r"\\(?:boxed|fbox)\s*\{")
-_ANSWER_LINE = re.compile(r"(?im)^[ \t>*#_-]*(?:final[ \t]+answer|answer)[ \t*_]*[:：][ \t*_]*(.*?)[ \t]*$")
-_HASHES = re.compile(r"(?m)^[ \t]*####[ \t]*(.*?)[ \t]*$")
+_ANSWER_LINE = re.compile(r"(?im)^[ \t>*#_-]*(?:final[ \t]+answer|answer)[ \t*_]*[:：][ \t*_]*(.*)$")
+_HASHES = re.compile(r"(?m)^[ \t]*####(.*)$")
 
 
 def _balanced(text: str, open_at: int) -> int | None:
@@ -60,12 +60,32 @@ def _balanced(text: str, open_at: int) -> int | None:
     return None
 
 
-def _candidates(text: str) -> list[tuple[int, str, Marker]]:
+def _boxes(text: str) -> list[tuple[int, str, Marker]]:
+    """Every closed box, in one pass over the text (nested or unclosed boxes cannot make it quadratic)."""
+    opening = {match.end() - 1: match for match in _BOX.finditer(text)}
+    if not opening:
+        return []
     found: list[tuple[int, str, Marker]] = []
-    for match in _BOX.finditer(text):
-        end = _balanced(text, match.end() - 1)
-        if end is not None:
-            found.append((match.start(), text[match.end() : end - 1], "boxed"))
+    stack: list[int] = []
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "{":
+            stack.append(index)
+        elif char == "}" and stack:
+            start = stack.pop()
+            match = opening.get(start)
+            if match is not None:
+                found.append((match.start(), text[match.end() : index], "boxed"))
+        index += 1
+    return found
+
+
+def _candidates(text: str) -> list[tuple[int, str, Marker]]:
+    found = _boxes(text)
     found.extend((m.start(), m.group(1), "answer_line") for m in _ANSWER_LINE.finditer(text))
     found.extend((m.start(), m.group(1), "hashes") for m in _HASHES.finditer(text))
     return found
@@ -101,6 +121,8 @@ def extract_final_answer(text: str) -> FinalAnswer | None:
     if not candidates:
         return None
     _, raw, marker = max(candidates, key=lambda item: item[0])
+    if len(raw.strip()) > MAX_ANSWER_CHARS:
+        return FinalAnswer(text=raw.strip(), marker=marker)
     value = clean_answer(raw)
     inner = _BOX.match(value)
     if inner and marker != "boxed":

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from countermem.domains.math._answer import is_text_answer, plain_number, plain_text
+from countermem.domains.math._answer import MAX_ANSWER_CHARS, is_text_answer, plain_number, plain_text
 
 Verdict = Literal["equal", "different", "unparsable", "timeout", "checker_error"]
 Method = Literal["exact-number", "text", "math-verify"]
@@ -69,7 +69,14 @@ class _Worker:
         )
         self._buffer = b""
         self._finalizer = weakref.finalize(self, _stop, self.process, self.pid_of_parent)
-        ready = self.read(STARTUP_TIMEOUT_S)
+        try:
+            ready = self.read(STARTUP_TIMEOUT_S)
+        except TimeoutError as error:
+            self.close()
+            raise _WorkerGone(f"math-verify worker did not start within {STARTUP_TIMEOUT_S:.0f} s") from error
+        except _WorkerGone:
+            self.close()
+            raise
         if not ready.get("ready"):
             self.close()
             raise _WorkerGone(f"math-verify worker did not start: {ready}")
@@ -90,7 +97,12 @@ class _Worker:
                 raise _WorkerGone(f"math-verify worker exited with code {self.process.wait(timeout=10)}")
             self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
-        reply: dict[str, Any] = json.loads(line)
+        try:
+            reply = json.loads(line)
+        except ValueError as error:
+            raise _WorkerGone(f"math-verify worker sent an unreadable reply: {line[:100]!r}") from error
+        if not isinstance(reply, dict):
+            raise _WorkerGone(f"math-verify worker sent {type(reply).__name__}, not an object")
         return reply
 
     def send(self, payload: dict[str, Any]) -> None:
@@ -126,6 +138,8 @@ class AnswerJudge:
         self._worker: _Worker | None = None
 
     def judge(self, gold: str, answer: str) -> Judgement:
+        if len(answer) > MAX_ANSWER_CHARS:
+            return Judgement("unparsable", "exact-number", f"answer longer than {MAX_ANSWER_CHARS} characters")
         gold_number = plain_number(gold, self.numeric_answers)
         answer_number = plain_number(answer, self.numeric_answers)
         if gold_number is not None and answer_number is not None:
@@ -155,9 +169,9 @@ class AnswerJudge:
                     "timeout", "math-verify",
                     f"math-verify did not answer within {self.timeout_s + HARD_GRACE_S:.1f} s; worker killed",
                 )
-            except _WorkerGone as error:
+            except (_WorkerGone, OSError) as error:
                 self._discard_worker()
-                return Judgement("checker_error", "math-verify", str(error))
+                return Judgement("checker_error", "math-verify", f"math-verify worker failed: {error}")
             verdict = str(reply.get("verdict"))
             detail = str(reply.get("detail", ""))
             if verdict == "timeout":
