@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from countermem.core import CheckerUnavailableError, ConfigError
-from countermem.memory._embedding import (
+from countermem.memory import (
     LEXICAL_DIM,
     MINILM_DIM,
     Embedder,

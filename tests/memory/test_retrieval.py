@@ -4,16 +4,21 @@ import numpy as np
 import pytest
 
 from countermem.core import Action, CheckResult, ConfigError, Facts, StoreError
-from countermem.memory._embedding import Embedder, EmbedderUnavailableError, LexicalEmbedder, MiniLMEmbedder
-from countermem.memory._record import ApplicabilityCondition, Record, RecordSource
-from countermem.memory._retrieval import (
+from countermem.memory import (
+    ApplicabilityCondition,
+    Embedder,
+    EmbedderUnavailableError,
+    LexicalEmbedder,
+    MiniLMEmbedder,
+    Record,
+    RecordSource,
     RetrievalQuery,
     RetrievalResult,
     Retriever,
+    SQLiteStore,
     decision_text,
     record_key_text,
 )
-from countermem.memory._store import SQLiteStore
 
 WRONG = CheckResult(utility=0.0, passed=False, completed=True, status="wrong")
 RIGHT = CheckResult(utility=1.0, passed=True, completed=True, status="passed")

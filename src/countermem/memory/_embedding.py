@@ -14,8 +14,9 @@ statement) and drops its tail. Loading takes seconds, so the model loads on the 
 ablation). It hashes lower-cased word unigrams and bigrams into `dim` buckets with a sign bit
 (the "hashing trick"), weights each by 1 + log(count) so one repeated word cannot dominate, and
 normalises the row. It needs no fitting and no vocabulary, so a record embedded today and a
-query embedded next week land in the same space, and two processes agree bit for bit (blake2b,
-not Python's salted `hash`). A text without any word embeds as a fixed "empty" feature, so every
+query embedded next week land in the same space, and two processes agree bit for bit (words
+hash with blake2b, not Python's salted `hash`; a pair hashes its two word hashes through
+splitmix64's mixer, which keeps it vectorised and order-sensitive). A text without any word embeds as a fixed "empty" feature, so every
 row still has unit norm.
 
 Rows from two different embedders are not comparable; `Embedder.name` says which made a row.
@@ -23,14 +24,13 @@ Rows from two different embedders are not comparable; `Embedder.name` says which
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
-import itertools
-import math
 import os
 import re
 import threading
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -155,24 +155,36 @@ class LexicalEmbedder:
 
     def _compute(self, texts: list[str]) -> FloatRows:
         rows = np.zeros((len(texts), self._dim), dtype=np.float32)
+        dim = np.uint64(self._dim)
         for i, text in enumerate(texts):
-            for feature, count in _features(text).items():
-                bucket, sign = self._bucket(feature)
-                rows[i, bucket] += sign * (1.0 + math.log(count))
+            features, counts = np.unique(_feature_hashes(text), return_counts=True)
+            weights = (1.0 + np.log(counts)) * np.where(features >> np.uint64(63), 1.0, -1.0)
+            buckets = (features % dim).astype(np.int64)
+            rows[i] = np.bincount(buckets, weights=weights, minlength=self._dim)
         return normalize_rows(rows)
 
-    def _bucket(self, feature: str) -> tuple[int, float]:
-        digest = int.from_bytes(hashlib.blake2b(feature.encode(), digest_size=8).digest(), "little")
-        return digest % self._dim, (1.0 if digest >> 63 else -1.0)
+
+@functools.lru_cache(maxsize=1 << 16)
+def _word_hash(word: str) -> int:
+    return int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
 
 
-def _features(text: str) -> Counter[str]:
-    words = _WORD.findall(text.lower())
-    if not words:
-        return Counter({_EMPTY_FEATURE: 1})
-    features = Counter(words)
-    features.update(f"{a} {b}" for a, b in itertools.pairwise(words))
-    return features
+def _mix(z: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """splitmix64's finaliser: spreads the bits so that bucket (low bits) and sign (top bit) are unrelated."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def _feature_hashes(text: str) -> npt.NDArray[np.uint64]:
+    """64-bit hashes of the text's words and of each adjacent word pair (order-sensitive)."""
+    words = _WORD.findall(text.lower()) or [_EMPTY_FEATURE]
+    unigrams = np.fromiter((_word_hash(w) for w in words), dtype=np.uint64, count=len(words))
+    with np.errstate(over="ignore"):
+        unigrams = _mix(unigrams)
+        pairs = unigrams[:-1] * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019) + unigrams[1:]
+        bigrams = _mix(pairs)
+    return np.concatenate([unigrams, bigrams])
 
 
 class MiniLMEmbedder:

@@ -24,6 +24,8 @@ and embedding the store each time: per (domain, benchmark) a float32 matrix of k
 the records, their gains and a condition-group id per row. Records with the same canonical
 condition share one group, so each distinct condition is evaluated at most once per decision.
 A decision costs one matrix-vector product per block, a partial sort and the condition checks.
+The product is numpy's einsum rather than BLAS: it runs on the calling thread, and on a shared
+machine a threaded BLAS matrix-vector product was several times slower than einsum's single loop.
 Key embeddings are computed once per record (or taken from `record.embedding` when it has the
 embedder's width: a store must then be embedded with one embedder, over `record_key_text`).
 
@@ -60,6 +62,7 @@ import numpy as np
 import numpy.typing as npt
 
 from countermem.core import ConfigError, Facts, StoreError
+from countermem.memory._conditions import Condition
 from countermem.memory._embedding import Embedder, FloatRows, normalize_rows
 from countermem.memory._record import ApplicabilityCondition, Record
 
@@ -336,7 +339,7 @@ class _RecordIndex:
         self.where: dict[str, tuple[str, str]] = {}
         self.records: dict[str, Record] = {}
         self.group_of: dict[str, int] = {}
-        self.conditions: list[ApplicabilityCondition] = []
+        self.conditions: list[Condition] = []
         self.universal: list[bool] = []
 
     def __len__(self) -> int:
@@ -347,7 +350,7 @@ class _RecordIndex:
         if gid is None:
             gid = len(self.conditions)
             self.group_of[condition.canonical] = gid
-            self.conditions.append(condition)
+            self.conditions.append(condition.parsed)
             self.universal.append(condition.is_universal)
         return gid
 
@@ -604,7 +607,7 @@ class Retriever:
     def _ranking(self, pool: _Pool, vector: FloatRows, text: str) -> _Ranking:
         if self.rank == "random":
             return _Ranking(_uniform(pool.keys, self._random_salt(text)), pool.keys, None)
-        parts = [block.matrix[: block.n] @ vector for block in pool.blocks]
+        parts = [np.einsum("ij,j->i", block.matrix[: block.n], vector) for block in pool.blocks]
         scores = (parts[0] if len(parts) == 1 else np.concatenate(parts)).astype(np.float64)
         if self.gain_weight:
             scores += self.gain_weight * pool.gains
@@ -634,7 +637,7 @@ class Retriever:
         return int.from_bytes(digest, "little")
 
     def _holds(self, group: int, facts: Facts) -> bool:
-        return True if self._index.universal[group] else self._index.conditions[group].applies(facts)
+        return True if self._index.universal[group] else self._index.conditions[group].evaluate(facts)
 
     def _choose(
         self, pool: _Pool, ranking: _Ranking, facts: Facts, holds: dict[int, bool]
