@@ -39,10 +39,14 @@ def test_first_action_line_wins() -> None:
         "SELECT * FROM t",
         "```sql\nSELECT 1\n```",
         "Thought: I will check.\nAction: run\n```sql\nSELECT 1\n```",
-        "Action: submit\n",
         "Action: check\n```sql\n\n```",
     ],
 )
 def test_malformed(text: str) -> None:
     with pytest.raises(ParseError):
         parse_step(text)
+
+
+def test_bare_submit_means_last_checked_action() -> None:
+    step = parse_step("Thought: it passed.\nAction: submit")
+    assert step.verb == "submit" and step.action is None

@@ -138,3 +138,18 @@ def test_reflexion_stops_after_max_trials(toy_benchmark) -> None:  # type: ignor
     assert not outcome.solved and outcome.trials == 3
     assert outcome.final_action is not None and outcome.final_action.content == "5"
     assert outcome.failed_attempts == 3 and outcome.evaluator_calls == 2
+
+
+def test_bare_submit_submits_last_checked(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    task = toy_benchmark.tasks()[0]
+    agent, events = _agent(toy_benchmark, ["Action: check 2", "Action: submit"])
+    outcome = agent.run(task)
+    assert outcome.solved and outcome.submitted and outcome.parse_errors == 0
+    assert outcome.final_action is not None and outcome.final_action.content == "2"
+
+
+def test_bare_submit_without_a_check_is_malformed(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    task = toy_benchmark.tasks()[0]
+    agent, _ = _agent(toy_benchmark, ["Action: submit", "Action: submit 2"])
+    outcome = agent.run(task)
+    assert outcome.solved and outcome.parse_errors == 1 and outcome.failed_attempts == 1

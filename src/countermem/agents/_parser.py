@@ -3,7 +3,9 @@
 An answer must name its verb on a line `Action: check` or `Action: submit` and give the
 action either in the first fenced code block after that line or, for a one-line action,
 after the verb on the same line (`Action: submit SELECT 1`, `Action: check(SELECT 1)`).
-A `Thought:` before it is optional. Anything else is malformed: the agent re-prompts with
+A `Thought:` before it is optional. `Action: submit` with no action submits the last
+checked action (small models often write just that after a passing check); the agent
+treats it as malformed when nothing was checked yet. Anything else is malformed: the agent re-prompts with
 the reason, and the malformed answer counts as a failed attempt, so a model that cannot
 follow the contract pays for it in the metrics instead of being silently repaired.
 """
@@ -26,7 +28,8 @@ _THOUGHT = re.compile(r"^\s*\**\s*thought\s*\**\s*:\s*(.*)$", re.IGNORECASE)
 @dataclass(frozen=True)
 class ParsedStep:
     verb: Verb
-    action: Action
+    action: Action | None
+    """None only for a bare `Action: submit`, meaning the last checked action."""
     thought: str
 
 
@@ -56,6 +59,8 @@ def parse_step(text: str) -> ParsedStep:
             content = fence.group(2).strip()
         else:
             content = _strip_call(inline)
+        if not content and verb == "submit":
+            return ParsedStep(verb=verb, action=None, thought=thought)
         if not content:
             raise ParseError(
                 f"'Action: {verb}' has no action: put it in a fenced code block right after that line"

@@ -18,7 +18,8 @@ Action: check
 
 Use `Action: check` to run the checker on an action and see the result (each check costs one \
 evaluator call). Use `Action: submit` with the same format to give your final answer; this ends \
-the task. Submit as soon as a check passes.
+the task; a bare `Action: submit` submits the action you checked last. Submit as soon as a \
+check passes.
 
 {instructions}"""
 
@@ -41,5 +42,5 @@ def render_observation(result: CheckResult) -> str:
     if result.details:
         lines.append(truncate(result.details, OBSERVATION_LIMIT))
     if result.passed:
-        lines.append("Submit this action now.")
+        lines.append("Submit it now: answer `Action: submit` (the checked action is submitted).")
     return "\n".join(lines)

@@ -121,6 +121,9 @@ class ReActAgent:
             result.steps += 1
             try:
                 parsed = parse_step(completion.text)
+                action = parsed.action or last_checked
+                if action is None:
+                    raise ParseError("'Action: submit' has no action and nothing was checked yet")
             except ParseError as error:
                 result.parse_errors += 1
                 result.failed_attempts += 1
@@ -136,30 +139,30 @@ class ReActAgent:
                 continue
             if parsed.verb == "submit":
                 self.world_model.restore(start_state)
-                graded = self.world_model.check(parsed.action)
-                result.final_action, result.final_result = parsed.action, graded
+                graded = self.world_model.check(action)
+                result.final_action, result.final_result = action, graded
                 result.submitted = True
                 result.stop_reason = "submitted"
                 if not graded.passed:
                     result.failed_attempts += 1
                 self._emit(
-                    Event(kind="submit", step=result.steps, trial=trial, action=parsed.action, result=graded)
+                    Event(kind="submit", step=result.steps, trial=trial, action=action, result=graded)
                 )
                 return result
             self.world_model.restore(start_state)
-            checked = self.world_model.check(parsed.action)
+            checked = self.world_model.check(action)
             result.evaluator_calls += 1
-            last_checked = parsed.action
+            last_checked = action
             if not checked.passed:
                 result.failed_attempts += 1
             self._emit(
-                Event(kind="check", step=result.steps, trial=trial, action=parsed.action, result=checked)
+                Event(kind="check", step=result.steps, trial=trial, action=action, result=checked)
             )
             observation = render_observation(checked)
             if not checked.passed:
                 advice_block = self._advise(
                     task, result, trial, step=result.steps, situation=user,
-                    last_action=parsed.action, last_result=checked,
+                    last_action=action, last_result=checked,
                 )
                 if advice_block:
                     observation = f"{observation}\n\n{advice_block}"
