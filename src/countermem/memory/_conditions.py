@@ -41,9 +41,11 @@ truthy as in Python (non-zero number, non-empty string or tuple, `true`); so a s
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal as TypingLiteral
+from typing import NamedTuple
 
 from countermem.core import Facts, FactValue, ParseError
 
@@ -281,93 +283,74 @@ TokenKind = TypingLiteral[
 ]
 
 
-@dataclass(frozen=True)
-class _Token:
+class _Token(NamedTuple):
     kind: TokenKind
     text: str
     position: int
     value: LiteralValue | None = None
 
 
-_NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_KEYWORDS: dict[str, TokenKind] = {"and": "and", "or": "or", "not": "not", "in": "in"}
-_SYMBOLS: tuple[tuple[str, TokenKind, str], ...] = (
-    ("&&", "and", "and"),
-    ("||", "or", "or"),
-    ("==", "op", "=="),
-    ("!=", "op", "!="),
-    ("<>", "op", "!="),
-    ("<=", "op", "<="),
-    (">=", "op", ">="),
-    ("<", "op", "<"),
-    (">", "op", ">"),
-    ("=", "op", "=="),
-    ("!", "not", "not"),
-    ("(", "lparen", "("),
-    (")", "rparen", ")"),
-    (",", "comma", ","),
+_TOKEN = re.compile(
+    r"""
+    (?P<space>\s+)
+    | (?P<string>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')
+    | (?P<number>-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
+    | (?P<word>[A-Za-z_][A-Za-z0-9_]*)
+    | (?P<symbol>&&|\|\||==|!=|<>|<=|>=|<|>|=|!|\(|\)|,)
+    """,
+    re.VERBOSE | re.DOTALL,
 )
+_ESCAPE = re.compile(r"""\\([\\"'])""")
+_WORDS: dict[str, TokenKind] = {"and": "and", "or": "or", "not": "not", "in": "in"}
+_SYMBOLS: dict[str, tuple[TokenKind, str]] = {
+    "&&": ("and", "and"),
+    "||": ("or", "or"),
+    "==": ("op", "=="),
+    "!=": ("op", "!="),
+    "<>": ("op", "!="),
+    "<=": ("op", "<="),
+    ">=": ("op", ">="),
+    "<": ("op", "<"),
+    ">": ("op", ">"),
+    "=": ("op", "=="),
+    "!": ("not", "not"),
+    "(": ("lparen", "("),
+    ")": ("rparen", ")"),
+    ",": ("comma", ","),
+}
 
 
 def _tokenize(text: str, source: str, offset: int) -> list[_Token]:
     tokens: list[_Token] = []
     i = 0
     while i < len(text):
-        char = text[i]
-        if char.isspace():
-            i += 1
-            continue
+        match = _TOKEN.match(text, i)
         position = offset + i
-        if char in "\"'":
-            value, i = _read_string(text, i, source, offset)
+        if match is None:
+            if text[i] in "\"'":
+                raise ConditionError("unterminated string literal", source, position)
+            raise ConditionError(f"unexpected character {text[i]!r}", source, position)
+        group, raw = match.lastgroup, match.group()
+        i = match.end()
+        if group == "string":
+            value = _ESCAPE.sub(r"\1", raw[1:-1])
             tokens.append(_Token("string", value, position, value))
-            continue
-        number = _NUMBER.match(text, i)
-        if number and (char != "-" or not tokens or tokens[-1].kind not in ("ident", "number", "string")):
-            raw = number.group()
-            is_float = any(c in raw for c in ".eE")
-            tokens.append(_Token("number", raw, position, float(raw) if is_float else int(raw)))
-            i = number.end()
-            continue
-        ident = _IDENT.match(text, i)
-        if ident:
-            word = ident.group()
-            lower = word.lower()
-            if lower in _KEYWORDS:
-                tokens.append(_Token(_KEYWORDS[lower], lower, position))
+        elif group == "number":
+            number = float(raw) if any(c in raw for c in ".eE") else int(raw)
+            tokens.append(_Token("number", raw, position, number))
+        elif group == "word":
+            lower = raw.lower()
+            if lower in _WORDS:
+                tokens.append(_Token(_WORDS[lower], lower, position))
             elif lower in ("true", "false"):
                 tokens.append(_Token("bool", lower, position, lower == "true"))
             else:
-                tokens.append(_Token("ident", word, position))
-            i = ident.end()
-            continue
-        for symbol, kind, canonical in _SYMBOLS:
-            if text.startswith(symbol, i):
-                tokens.append(_Token(kind, canonical, position))
-                i += len(symbol)
-                break
-        else:
-            raise ConditionError(f"unexpected character {char!r}", source, position)
+                tokens.append(_Token("ident", raw, position))
+        elif group == "symbol":
+            kind, canonical = _SYMBOLS[raw]
+            tokens.append(_Token(kind, canonical, position))
     tokens.append(_Token("end", "", offset + len(text)))
     return tokens
-
-
-def _read_string(text: str, start: int, source: str, offset: int) -> tuple[str, int]:
-    quote = text[start]
-    out: list[str] = []
-    i = start + 1
-    while i < len(text):
-        char = text[i]
-        if char == "\\" and i + 1 < len(text) and text[i + 1] in ("\\", '"', "'"):
-            out.append(text[i + 1])
-            i += 2
-            continue
-        if char == quote:
-            return "".join(out), i + 1
-        out.append(char)
-        i += 1
-    raise ConditionError("unterminated string literal", source, offset + start)
 
 
 # --- parser ----------------------------------------------------------------------------------
@@ -500,8 +483,12 @@ def _flatten(kind: type[And] | type[Or], items: list[Condition]) -> Condition:
 _UNIVERSAL_WORDS = frozenset({"", "none", "always"})
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_condition(text: str) -> Condition:
-    """Parse an applicability condition; raises `ConditionError` (never returns universal by accident)."""
+    """Parse an applicability condition; raises `ConditionError` (never returns universal by accident).
+
+    Cached: the AST is immutable, and a store of records repeats a few conditions many times.
+    """
     body, offset = _strip_decorations(text)
     if body.strip().lower() in _UNIVERSAL_WORDS:
         return Universal()

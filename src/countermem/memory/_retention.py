@@ -33,6 +33,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
@@ -87,13 +88,21 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 class RedundancyIndex:
-    """Pairwise similarities of a changing set of records, updated one row at a time."""
+    """Pairwise similarities of a changing set of records, updated one row at a time.
+
+    Token sets are kept as bit masks over a growing vocabulary (Python ints), so that one
+    Jaccard is an AND and two popcounts; embeddings are kept as rows of one normalised matrix,
+    so that a new record's cosines are one matrix-vector product. An embedding whose size
+    differs from the first one seen counts as no embedding.
+    """
 
     def __init__(self, records: Sequence[Record] = ()) -> None:
         self._slot: dict[str, int] = {}
-        self._ids: list[str | None] = []
-        self._tokens: list[frozenset[str]] = []
-        self._vectors: list[npt.NDArray[np.float64] | None] = []
+        self._vocabulary: dict[str, int] = {}
+        self._masks: list[int] = []
+        self._sizes: list[int] = []
+        self._embeddings: FloatMatrix | None = None
+        self._has_vector = np.zeros(0, dtype=bool)
         self._jaccard: FloatMatrix = np.zeros((0, 0))
         self._cosine: FloatMatrix = np.zeros((0, 0))
         self._free: list[int] = []
@@ -115,58 +124,83 @@ class RedundancyIndex:
                 f"{MAX_REDUNDANCY_RECORDS} records; use the recency or random rule for larger stores"
             )
         slot = self._free.pop() if self._free else self._grow()
-        tokens = record_tokens(record)
-        vector = None
-        if record.embedding is not None:
-            raw = np.asarray(record.embedding, dtype=np.float64)
-            norm = float(np.linalg.norm(raw))
-            vector = raw / norm if norm > 0 else raw
-        self._ids[slot] = record.id
-        self._tokens[slot] = tokens
-        self._vectors[slot] = vector
-        self._slot[record.id] = slot
-        jac_row = np.zeros(len(self._ids))
-        cos_row = np.full(len(self._ids), np.nan)
+        mask = self._mask(record_tokens(record))
+        size = mask.bit_count()
+        jac_row = np.zeros(len(self._masks))
         for other in self._slot.values():
-            if other == slot:
-                continue
-            jac_row[other] = jaccard(tokens, self._tokens[other])
-            other_vector = self._vectors[other]
-            if vector is not None and other_vector is not None and other_vector.shape == vector.shape:
-                cos_row[other] = float(vector @ other_vector)
+            shared = (mask & self._masks[other]).bit_count()
+            union = size + self._sizes[other] - shared
+            jac_row[other] = shared / union if union else 1.0
+        self._masks[slot] = mask
+        self._sizes[slot] = size
+        self._slot[record.id] = slot
         self._jaccard[slot, :] = jac_row
         self._jaccard[:, slot] = jac_row
+        cos_row = np.full(len(self._masks), np.nan)
+        vector = self._vector(record)
+        if vector is not None and self._embeddings is not None:
+            self._embeddings[slot] = vector
+            self._has_vector[slot] = True
+            cos_row = np.where(self._has_vector, self._embeddings @ vector, np.nan)
+            cos_row[slot] = np.nan
         self._cosine[slot, :] = cos_row
         self._cosine[:, slot] = cos_row
+
+    def _mask(self, tokens: frozenset[str]) -> int:
+        mask = 0
+        vocabulary = self._vocabulary
+        for token in tokens:
+            bit = vocabulary.get(token)
+            if bit is None:
+                bit = vocabulary[token] = len(vocabulary)
+            mask |= 1 << bit
+        return mask
+
+    def _vector(self, record: Record) -> npt.NDArray[np.float64] | None:
+        if record.embedding is None:
+            return None
+        raw = np.asarray(record.embedding, dtype=np.float64)
+        if self._embeddings is None:
+            self._embeddings = np.zeros((len(self._masks), raw.shape[0]))
+        if raw.shape[0] != self._embeddings.shape[1]:
+            return None
+        norm = float(np.linalg.norm(raw))
+        return raw / norm if norm > 0 else raw
 
     def remove(self, record_id: str) -> None:
         slot = self._slot.pop(record_id, None)
         if slot is None:
             return
-        self._ids[slot] = None
-        self._tokens[slot] = frozenset()
-        self._vectors[slot] = None
+        self._masks[slot] = 0
+        self._sizes[slot] = 0
+        self._has_vector[slot] = False
         self._free.append(slot)
 
     def _grow(self) -> int:
-        size = len(self._ids)
+        size = len(self._masks)
         new_size = max(8, size * 2)
         for name in ("_jaccard", "_cosine"):
-            old = getattr(self, name)
             grown = np.zeros((new_size, new_size))
-            grown[:size, :size] = old
+            grown[:size, :size] = getattr(self, name)
             setattr(self, name, grown)
-        self._ids.extend([None] * (new_size - size))
-        self._tokens.extend([frozenset()] * (new_size - size))
-        self._vectors.extend([None] * (new_size - size))
+        if self._embeddings is not None:
+            embeddings = np.zeros((new_size, self._embeddings.shape[1]))
+            embeddings[:size] = self._embeddings
+            self._embeddings = embeddings
+        has_vector = np.zeros(new_size, dtype=bool)
+        has_vector[:size] = self._has_vector
+        self._has_vector = has_vector
+        self._masks.extend([0] * (new_size - size))
+        self._sizes.extend([0] * (new_size - size))
         self._free.extend(range(new_size - 1, size, -1))
         return size
 
     def uses_embeddings(self) -> bool:
-        vectors = [self._vectors[slot] for slot in self._slot.values()]
-        if not vectors or any(v is None for v in vectors):
+        """Cosine only when every record has a (same-sized) embedding; never a mix of scales."""
+        if not self._slot:
             return False
-        return len({v.shape for v in vectors if v is not None}) == 1
+        slots = np.fromiter(self._slot.values(), dtype=np.int64, count=len(self._slot))
+        return bool(self._has_vector[slots].all())
 
     def max_similarity(self) -> dict[str, Redundancy]:
         """Each record's highest similarity to another record, and which record that is."""
@@ -174,19 +208,19 @@ class RedundancyIndex:
         if len(ids) < 2:
             return {record_id: Redundancy(0.0, None) for record_id in ids}
         slots = np.fromiter(self._slot.values(), dtype=np.int64, count=len(ids))
-        matrix = (self._cosine if self.uses_embeddings() else self._jaccard)[np.ix_(slots, slots)].copy()
+        matrix = (self._cosine if self.uses_embeddings() else self._jaccard)[np.ix_(slots, slots)]
         np.fill_diagonal(matrix, -np.inf)
         nearest = matrix.argmax(axis=1)
-        best = matrix[np.arange(len(ids)), nearest]
-        return {ids[i]: Redundancy(float(best[i]), ids[int(nearest[i])]) for i in range(len(ids))}
+        best = matrix[np.arange(len(ids)), nearest].tolist()
+        return {ids[i]: Redundancy(best[i], ids[n]) for i, n in enumerate(nearest.tolist())}
 
 
 def redundancy_of(records: Sequence[Record]) -> dict[str, Redundancy]:
     return RedundancyIndex(records).max_similarity()
 
 
-def _tie_key(record: Record, position: int) -> tuple[float, int]:
-    return (record.last_touched.timestamp(), position)
+def _tie_key(record: Record, position: int) -> tuple[datetime, int]:
+    return (record.counters.last_used_at or record.created_at, position)
 
 
 @dataclass(frozen=True)
@@ -213,16 +247,18 @@ class UtilityRetention:
     name: str = "utility"
     needs_redundancy: bool = True
 
-    def score(self, record: Record, redundancy: float) -> dict[str, float]:
-        parts = utility_parts(record, redundancy)
-        w = self.weights
-        parts["score"] = (
-            w.gain * parts["gain"]
-            + w.reuse * parts["reuse"]
-            + w.frequency * parts["frequency"]
-            - w.redundancy * parts["redundancy"]
+    def value(self, record: Record, redundancy: float) -> float:
+        w, c = self.weights, record.counters
+        return (
+            w.gain * record.utility_gain
+            + w.reuse * (c.succeeded - c.harmed) / (c.selected + 1)
+            + w.frequency * math.log1p(c.selected)
+            - w.redundancy * redundancy
         )
-        return parts
+
+    def score(self, record: Record, redundancy: float) -> dict[str, float]:
+        """The parts of the score and the score itself, as the eviction log keeps them."""
+        return {**utility_parts(record, redundancy), "score": self.value(record, redundancy)}
 
     def choose_victim(
         self,
@@ -232,14 +268,10 @@ class UtilityRetention:
     ) -> Victim:
         _require(records)
         similar = redundancy if redundancy is not None else redundancy_of(records)
-        best: tuple[tuple[float, float, int], Record, dict[str, float]] | None = None
-        for position, record in enumerate(records):
-            scores = self.score(record, similar[record.id].similarity)
-            key = (scores["score"], *_tie_key(record, position))
-            if best is None or key < best[0]:
-                best = (key, record, scores)
-        assert best is not None
-        return Victim(best[1].id, "lowest-utility", best[2])
+        _, victim = min(
+            ((self.value(r, similar[r.id].similarity), *_tie_key(r, i)), r) for i, r in enumerate(records)
+        )
+        return Victim(victim.id, "lowest-utility", self.score(victim, similar[victim.id].similarity))
 
 
 @dataclass(frozen=True)

@@ -447,19 +447,20 @@ class SQLiteStore:
         index = self._redundancy_index()
         if index is not None:
             index.add(record)
-        pool = [*self._records.values(), record]
+        candidates = dict(self._records) if len(self._records) >= self._capacity else {}
+        candidates[record.id] = record
         events: list[EvictionEvent] = []
         try:
             with self._transaction():
                 self._insert(record)
-                while len(pool) > self._capacity:
+                while len(self._records) + 1 - len(events) > self._capacity:
                     rng = random.Random(f"{self._seed}:{self._eviction_count + len(events)}")
                     similar = index.max_similarity() if index is not None else None
+                    pool = list(candidates.values())
                     record_id, reason, scores = self._rule.choose_victim(pool, rng, similar)
-                    position = next((i for i, r in enumerate(pool) if r.id == record_id), None)
-                    if position is None:
+                    victim = candidates.pop(record_id, None)
+                    if victim is None:
                         raise StoreError(f"retention rule {self._rule.name} chose unknown record {record_id}")
-                    victim = pool.pop(position)
                     events.append(self._log_eviction(victim, self._rule.name, reason, scores))
                     if index is not None:
                         index.remove(victim.id)
