@@ -1,0 +1,302 @@
+"""Module II, admission: check each proposed edit from the pre-failure snapshot and keep the best.
+
+Why from the snapshot: a failed action may have changed the world (inserted a row, moved a
+counter). An edit that only passes on top of that change teaches nothing that holds where the
+agent actually stood, so every alternative is checked after `world_model.restore(state)`, where
+`state` is the snapshot taken BEFORE the failed action was checked. Every alternative is checked,
+one `check` call each, even one whose condition will be rejected: the report then shows how often
+a bad condition wasted a correct edit, and the calls are all counted in `world_model_calls`
+(`restore`/`snapshot` calls are bookkeeping and are not counted). When admission ends, the world
+model is restored to the state it was in when admission began, so the caller's episode goes on
+as if admission had not happened.
+
+An alternative is admitted only when all of these hold, checked in this order (the verdict names
+the first that fails; the reason names every one that fails):
+
+1. `incomplete`: the check completed (a time-out with a high utility proves nothing);
+2. `below_threshold`: gain = improved utility - failed utility > `min_gain` (0.05), strictly; a gain
+   within `GAIN_EPSILON` of `min_gain` counts as equal, so float noise such as 0.75 - 0.7 =
+   0.05000000000000004 does not sneak over the threshold;
+3. `bad_condition`: the condition parses in the memory condition language (a missing or unparseable
+   condition is rejected, never read as universal);
+4. `condition_false_here`: the condition holds on the very decision's facts (a condition false
+   where the edit was learned cannot describe that situation; a fact it names that is missing
+   makes it false, as in retrieval).
+
+Of the alternatives that pass, only the one with the highest gain (ties: the first) becomes a
+`Record`; the others are `not_best`. At most one record per failure keeps one failure from
+crowding the 200-record store with variants of the same fix.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from countermem.core import Action, CheckResult, ConfigError, Facts, StoreError, Task
+from countermem.domains import State, WorldModel
+from countermem.memory._conditions import ConditionError
+from countermem.memory._generator import Alternative, GenerationRequest, Generator, Proposal
+from countermem.memory._record import ApplicabilityCondition, Record, RecordSource, Stage
+from countermem.memory._store import EvictionEvent, Store
+
+logger = logging.getLogger(__name__)
+
+MIN_GAIN = 0.05
+GAIN_EPSILON = 1e-9
+
+Verdict = Literal[
+    "admitted", "below_threshold", "incomplete", "bad_condition", "condition_false_here", "not_best"
+]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class AlternativeVerdict(_Frozen):
+    """How one alternative fared; `condition` is the canonical form when it parsed."""
+
+    index: int
+    alternative: Alternative
+    check: CheckResult
+    gain: float
+    verdict: Verdict
+    reason: str
+    condition: str | None = None
+
+
+class AdmissionReport(_Frozen):
+    """Everything admission decided for one failure, for logs and for the construct-stage figures."""
+
+    task_id: str
+    min_gain: float
+    verdicts: list[AlternativeVerdict] = Field(default_factory=list)
+    world_model_calls: int = 0
+    admitted_record_id: str | None = None
+    already_stored: bool = False
+    """True when the admitted record's id (a content hash) was already in the store; not re-added."""
+    record: Record | None = None
+    evictions: list[EvictionEvent] = Field(default_factory=list)
+
+    @property
+    def admitted(self) -> bool:
+        return self.admitted_record_id is not None
+
+
+class Admitter:
+    """Module II: verifies a `Proposal` against the world model and adds the best edit to `store`."""
+
+    def __init__(self, store: Store, *, min_gain: float = MIN_GAIN, stage: Stage = "construct") -> None:
+        if not 0.0 <= min_gain < 1.0:
+            raise ConfigError(f"min_gain must lie in [0, 1), got {min_gain}; the study uses 0.05")
+        self.store = store
+        self.min_gain = min_gain
+        self.stage: Stage = stage
+        self.world_model_calls = 0
+        """Running total over every `verify_and_admit` call of this admitter."""
+
+    def verify_and_admit(
+        self,
+        *,
+        task: Task,
+        world_model: WorldModel,
+        state: State,
+        failed_action: Action,
+        failed_result: CheckResult,
+        proposal: Proposal,
+        facts: Facts,
+        situation: str,
+        domain: str | None = None,
+        benchmark: str | None = None,
+    ) -> AdmissionReport:
+        """Check every alternative from `state`; admit the best that passes (see the module docstring)."""
+        if state.task_id != task.id:
+            raise ConfigError(
+                f"the snapshot belongs to task {state.task_id!r}, not {task.id!r}; pass the snapshot taken "
+                "before the failed action of this task was checked"
+            )
+        domain = domain or task.domain
+        benchmark = benchmark or task.benchmark
+        checked: list[tuple[Alternative, CheckResult]] = []
+        if proposal.alternatives:
+            resume_at = world_model.snapshot()
+            try:
+                for alternative in proposal.alternatives:
+                    world_model.restore(state)
+                    checked.append((alternative, world_model.check(alternative.action)))
+            finally:
+                world_model.restore(resume_at)
+        calls = len(checked)
+        self.world_model_calls += calls
+
+        verdicts = [
+            self._judge(i, alt, result, failed_result, facts) for i, (alt, result) in enumerate(checked)
+        ]
+        best = _best(verdicts)
+        record: Record | None = None
+        events: list[EvictionEvent] = []
+        already = False
+        if best is not None:
+            verdicts = [
+                v
+                if v.verdict != "admitted" or v.index == best.index
+                else v.model_copy(
+                    update={
+                        "verdict": "not_best",
+                        "reason": f"passed, but alternative {best.index + 1} gained more "
+                        f"({best.gain:.3f} vs {v.gain:.3f}) or came first at equal gain",
+                    }
+                )
+                for v in verdicts
+            ]
+            record = Record(
+                domain=domain,
+                benchmark=benchmark,
+                situation=situation,
+                original_action=failed_action,
+                improved_action=best.alternative.action,
+                original_check=failed_result,
+                improved_check=best.check,
+                utility_gain=best.gain,
+                condition=ApplicabilityCondition.from_text(best.alternative.condition_text or ""),
+                rationale=best.alternative.rationale,
+                source=RecordSource(task_id=task.id, benchmark=benchmark, stage=self.stage),
+                embedding=None,
+            )
+            already = _stored(self.store, record.id)
+            if not already:
+                events = self.store.add(record)
+        for verdict in verdicts:
+            level = logging.INFO if verdict.verdict != "not_best" else logging.DEBUG
+            logger.log(
+                level,
+                "task %s alternative %d: %s (%s)",
+                task.id,
+                verdict.index + 1,
+                verdict.verdict,
+                verdict.reason,
+            )
+        return AdmissionReport(
+            task_id=task.id,
+            min_gain=self.min_gain,
+            verdicts=verdicts,
+            world_model_calls=calls,
+            admitted_record_id=record.id if record is not None else None,
+            already_stored=already,
+            record=record,
+            evictions=events,
+        )
+
+    def _judge(
+        self, index: int, alternative: Alternative, result: CheckResult, failed: CheckResult, facts: Facts
+    ) -> AlternativeVerdict:
+        gain = result.utility - failed.utility
+        failures: list[tuple[Verdict, str]] = []
+        if not result.completed:
+            failures.append(("incomplete", f"the check did not complete (status {result.status})"))
+        if not gain > self.min_gain + GAIN_EPSILON:
+            failures.append(
+                (
+                    "below_threshold",
+                    f"gain {gain:.3f} ({result.utility:.3f} - {failed.utility:.3f}) "
+                    f"is not above {self.min_gain:.3f}",
+                )
+            )
+        canonical: str | None = None
+        text = alternative.condition_text
+        if text is None:
+            failures.append(("bad_condition", "the answer gave no condition (never read as universal)"))
+        else:
+            try:
+                condition = ApplicabilityCondition.from_text(text)
+            except (ConditionError, ValueError) as error:
+                failures.append(("bad_condition", f"the condition does not parse: {error}"))
+            except RecursionError:
+                failures.append(("bad_condition", "the condition is nested too deeply to parse"))
+            else:
+                canonical = condition.canonical
+                if not condition.applies(facts):
+                    missing = sorted(n for n in condition.parsed.facts_used() if facts.get(n) is None)
+                    why = f"; unknown fact(s) {', '.join(missing)}" if missing else ""
+                    failures.append(
+                        ("condition_false_here", f"the condition {canonical} is false on this decision{why}")
+                    )
+        if failures:
+            verdict = failures[0][0]
+            reason = "; ".join(message for _, message in failures)
+        else:
+            verdict = "admitted"
+            reason = f"completed with gain {gain:.3f} > {self.min_gain:.3f}; condition {canonical} holds here"
+        return AlternativeVerdict(
+            index=index,
+            alternative=alternative,
+            check=result,
+            gain=gain,
+            verdict=verdict,
+            reason=reason,
+            condition=canonical,
+        )
+
+
+def _best(verdicts: list[AlternativeVerdict]) -> AlternativeVerdict | None:
+    best: AlternativeVerdict | None = None
+    for verdict in verdicts:
+        if verdict.verdict == "admitted" and (best is None or verdict.gain > best.gain):
+            best = verdict
+    return best
+
+
+def _stored(store: Store, record_id: str) -> bool:
+    try:
+        store.get(record_id)
+    except StoreError:
+        return False
+    return True
+
+
+def learn_from_failure(
+    generator: Generator,
+    admitter: Admitter,
+    *,
+    task: Task,
+    world_model: WorldModel,
+    state: State,
+    failed_action: Action,
+    failed_result: CheckResult,
+    facts: Facts,
+    situation: str,
+    action_language: str,
+    domain: str | None = None,
+    benchmark: str | None = None,
+    max_alternatives: int = 4,
+) -> tuple[Proposal, AdmissionReport]:
+    """Module I then Module II for one failed action; `state` is the snapshot from before its check."""
+    domain = domain or task.domain
+    benchmark = benchmark or task.benchmark
+    request = GenerationRequest(
+        domain=domain,
+        benchmark=benchmark,
+        action_language=action_language,
+        situation=situation,
+        failed_action=failed_action,
+        failed_result=failed_result,
+        facts=facts,
+        max_alternatives=max_alternatives,
+    )
+    proposal = generator.propose(request)
+    report = admitter.verify_and_admit(
+        task=task,
+        world_model=world_model,
+        state=state,
+        failed_action=failed_action,
+        failed_result=failed_result,
+        proposal=proposal,
+        facts=facts,
+        situation=situation,
+        domain=domain,
+        benchmark=benchmark,
+    )
+    return proposal, report
