@@ -246,6 +246,8 @@ def test_only_the_best_admitted_alternative_is_stored() -> None:
         "not_best",
         "bad_condition",
     ]
+    assert "gained more (0.700 vs 0.200)" in report.verdicts[0].reason
+    assert "came first at equal gain" in report.verdicts[2].reason
     assert len(store) == 1
     record = store.all()[0]
     assert record.id == report.admitted_record_id and report.record == record

@@ -146,8 +146,12 @@ class Admitter:
                 else v.model_copy(
                     update={
                         "verdict": "not_best",
-                        "reason": f"passed, but alternative {best.index + 1} gained more "
-                        f"({best.gain:.3f} vs {v.gain:.3f}) or came first at equal gain",
+                        "reason": f"passed, but alternative {best.index + 1} "
+                        + (
+                            f"gained more ({best.gain:.3f} vs {v.gain:.3f})"
+                            if best.gain > v.gain
+                            else f"came first at equal gain {v.gain:.3f}"
+                        ),
                     }
                 )
                 for v in verdicts
