@@ -12,7 +12,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from countermem.agents._hook import Advice, Decision, MemoryHook, Outcome
 from countermem.agents._parser import parse_step
 from countermem.agents._prompts import (
     ADVICE_HEADER,
@@ -21,7 +20,17 @@ from countermem.agents._prompts import (
     render_observation,
 )
 from countermem.agents._trajectory import Event, TaskOutcome
-from countermem.core import Action, CheckResult, ParseError, Task, Usage
+from countermem.core import (
+    Action,
+    Advice,
+    CheckResult,
+    Decision,
+    MemoryHook,
+    Outcome,
+    ParseError,
+    Task,
+    Usage,
+)
 from countermem.domains import Benchmark, WorldModel
 from countermem.llm import LLM, Completion, GenerationParams, Message
 
@@ -268,6 +277,8 @@ class ReActAgent:
             evaluator_calls=outcome.evaluator_calls,
             failed_attempts=outcome.failed_attempts,
             tokens=outcome.task_run_tokens,
+            final_action=trial.final_action,
+            final_result=trial.final_result,
         )
         for decision, advice in trial.advice:
             self.memory.feedback(decision, advice, summary)

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import time
 
-from countermem.agents._hook import MemoryHook
 from countermem.agents._prompts import truncate
 from countermem.agents._react import AgentLimits, EventSink, ReActAgent, TokenCounter, TrialResult
 from countermem.agents._trajectory import Event, TaskOutcome
-from countermem.core import Task
+from countermem.core import MemoryHook, Task
 from countermem.domains import Benchmark, WorldModel
 from countermem.llm import LLM, Message
 

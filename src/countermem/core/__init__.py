@@ -1,5 +1,13 @@
 """Core types shared by every layer; imports nothing else from countermem."""
 
+from countermem.core._advice_format import (
+    ADVICE_BLOCK_HEADER,
+    RECORD_TEXT_FORMAT,
+    UNIVERSAL_CONDITION_TEXT,
+    RenderedRecord,
+    parse_record_texts,
+    render_record_text,
+)
 from countermem.core._errors import (
     ArtifactMismatchError,
     BudgetExceededError,
@@ -15,6 +23,7 @@ from countermem.core._errors import (
     SandboxError,
     StoreError,
 )
+from countermem.core._hook import Advice, Decision, MemoryHook, Outcome
 from countermem.core._types import (
     Action,
     CheckResult,
@@ -28,7 +37,11 @@ from countermem.core._types import (
 )
 
 __all__ = [
+    "ADVICE_BLOCK_HEADER",
+    "RECORD_TEXT_FORMAT",
+    "UNIVERSAL_CONDITION_TEXT",
     "Action",
+    "Advice",
     "ArtifactMismatchError",
     "BudgetExceededError",
     "CheckResult",
@@ -38,16 +51,22 @@ __all__ = [
     "Cost",
     "CountermemError",
     "DataUnavailableError",
+    "Decision",
     "FactValue",
     "Facts",
     "JSONValue",
     "LLMError",
     "LLMUnreachableError",
+    "MemoryHook",
     "ModelIntegrityError",
     "ModelUnavailableError",
+    "Outcome",
     "ParseError",
+    "RenderedRecord",
     "SandboxError",
     "StoreError",
     "Task",
     "Usage",
+    "parse_record_texts",
+    "render_record_text",
 ]

@@ -1,5 +1,8 @@
 """The one hook through which memory reaches an agent: retrieve, select, render — or skip.
 
+These types live in core because both sides use them: agents call the hook, memory implements
+it, and neither may import the other's layer upward.
+
 Agents do not know how advice is found; they describe the decision they are at and put
 whatever text comes back into the prompt, counting its tokens as augmentation. After the
 task they report the outcome so that reuse statistics and the selector can learn.
@@ -11,7 +14,7 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from countermem.core import Action, CheckResult, Facts, Task
+from countermem.core._types import Action, CheckResult, Facts, Task
 
 
 class Decision(BaseModel):
@@ -53,6 +56,8 @@ class Outcome(BaseModel):
     evaluator_calls: int
     failed_attempts: int
     tokens: int
+    final_action: Action | None = None
+    final_result: CheckResult | None = None
 
 
 @runtime_checkable

@@ -1,0 +1,135 @@
+"""The text form of one memory record inside an agent's prompt, shared by its writer and its readers.
+
+Memory renders a selected record with `render_record_text`; the simulated backbone reads records
+back out of a prompt with `parse_record_texts`. Both live here, below every other layer, so the
+two sides cannot drift apart. The format (`RECORD_TEXT_FORMAT`)::
+
+    Record <id> (verified correction, utility <before> -> <after>)
+    Applies when: <condition, or always>
+    Mistake:
+    ```<lang>
+    <original action>
+    ```
+    Correction:
+    ```<lang>
+    <improved action>
+    ```
+    Why: <rationale>
+
+Utilities are printed with two decimals. A universal condition (empty, `none` or `always`) is
+printed as `always`. Line breaks in the condition and the rationale become spaces, so every label
+stays on one line. A fence is three backticks, or one more than the longest run of backticks inside
+either action (the CommonMark rule), so an action holding a fence cannot end its block early; the
+parser only closes a block on a line that is exactly its opening fence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, ConfigDict
+
+ADVICE_BLOCK_HEADER = "Advice from verified past corrections (use it only if it fits this task):"
+"""The line an agent puts before rendered records; equal to `countermem.agents` ADVICE_HEADER."""
+
+RECORD_TEXT_FORMAT = """\
+Record {record_id} (verified correction, utility {before:.2f} -> {after:.2f})
+Applies when: {condition}
+Mistake:
+{fence}{lang}
+{original}
+{fence}
+Correction:
+{fence}{lang}
+{improved}
+{fence}
+Why: {rationale}"""
+
+UNIVERSAL_CONDITION_TEXT = "always"
+_UNIVERSAL = {"", "none", "always"}
+
+_RECORD = re.compile(
+    r"^Record (?P<id>\S+) \(verified correction, utility (?P<before>-?\d+(?:\.\d+)?) -> "
+    r"(?P<after>-?\d+(?:\.\d+)?)\)[ \t]*\n"
+    r"Applies when: ?(?P<condition>[^\n]*)\n"
+    r"Mistake:[ \t]*\n"
+    r"(?P<f1>`{3,})(?P<lang>[^\n`]*)\n(?P<original>(?:.*?\n)??)(?P=f1)[ \t]*\n"
+    r"Correction:[ \t]*\n"
+    r"(?P<f2>`{3,})(?P<lang2>[^\n`]*)\n(?P<improved>(?:.*?\n)??)(?P=f2)[ \t]*\n"
+    r"Why: ?(?P<rationale>[^\n]*)$",
+    re.MULTILINE | re.DOTALL,
+)
+
+
+class RenderedRecord(BaseModel):
+    """One record as read back from prompt text; `condition` is `always` for a universal record."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    record_id: str
+    condition: str
+    original: str
+    improved: str
+    lang: str
+    rationale: str
+    before: float
+    after: float
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _fence_for(*bodies: str) -> str:
+    longest = max((len(run) for body in bodies for run in re.findall(r"`+", body)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def render_record_text(
+    record_id: str,
+    condition: str,
+    original: str,
+    improved: str,
+    lang: str,
+    rationale: str,
+    before: float,
+    after: float,
+) -> str:
+    """The prompt text of one record, in `RECORD_TEXT_FORMAT`; `parse_record_texts` reads it back."""
+    if not record_id or any(ch.isspace() for ch in record_id):
+        raise ValueError(f"a record id must be non-empty and without spaces, got {record_id!r}")
+    shown_condition = _one_line(condition)
+    if shown_condition.lower() in _UNIVERSAL:
+        shown_condition = UNIVERSAL_CONDITION_TEXT
+    original_body = original.strip("\n")
+    improved_body = improved.strip("\n")
+    return RECORD_TEXT_FORMAT.format(
+        record_id=record_id,
+        before=before,
+        after=after,
+        condition=shown_condition,
+        fence=_fence_for(original_body, improved_body),
+        lang=_one_line(lang).replace("`", ""),
+        original=original_body,
+        improved=improved_body,
+        rationale=_one_line(rationale),
+    )
+
+
+def parse_record_texts(text: str) -> list[RenderedRecord]:
+    """Every record rendered by `render_record_text` in `text`, in order; other text is ignored."""
+    found: list[RenderedRecord] = []
+    for match in _RECORD.finditer(text.replace("\r\n", "\n")):
+        found.append(
+            RenderedRecord(
+                record_id=match.group("id"),
+                condition=match.group("condition").strip(),
+                original=match.group("original").removesuffix("\n"),
+                improved=match.group("improved").removesuffix("\n"),
+                lang=match.group("lang").strip(),
+                rationale=match.group("rationale").strip(),
+                before=float(match.group("before")),
+                after=float(match.group("after")),
+            )
+        )
+    return found
