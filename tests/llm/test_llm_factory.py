@@ -24,7 +24,7 @@ def test_openai_builds_without_contacting_a_server() -> None:
 
 
 def test_errors_are_config_errors() -> None:
-    assert BACKBONES == ("openai", "local", "scripted")
+    assert BACKBONES == ("openai", "local", "scripted", "simulated")
     with pytest.raises(ConfigError, match="unknown backbone 'gpt5'; choose one of: openai, local, scripted"):
         make_llm("gpt5")
     with pytest.raises(ConfigError, match="needs a script"):

@@ -104,6 +104,10 @@ class Benchmark(ABC):
         """A known-wrong action for `task`, for tests and checker-speed figures."""
         raise NotImplementedError(f"{self.name} has no known-wrong action")
 
+    def naive_action(self, task: Task) -> Action:
+        """The action a simulated backbone with this domain's recurring, feature-dependent mistakes writes."""
+        raise NotImplementedError(f"{self.name} has no naive action, so the simulated backbone cannot run it")
+
     def lookalikes(self, task: Task, rng: random.Random) -> list[Task]:
         """Tasks that resemble `task` but where a correction learned on it would be wrong."""
         return []

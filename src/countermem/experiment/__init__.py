@@ -5,18 +5,32 @@ from countermem.experiment._report import write_run_report
 from countermem.experiment._rundir import RunDir, package_versions, read_transcript
 from countermem.experiment._runner import RunConfig, run_tasks, select_tasks
 from countermem.experiment._scripts import oracle_script
+from countermem.experiment._simulation import (
+    DEFAULT_UNIVERSAL_RATE,
+    Simulation,
+    TaskIndex,
+    derive_condition,
+    is_generator_prompt,
+    simulated_llm_for,
+)
 
 __all__ = [
+    "DEFAULT_UNIVERSAL_RATE",
     "PerTask",
     "RunConfig",
     "RunDir",
     "RunMetrics",
+    "Simulation",
+    "TaskIndex",
     "TokenSplit",
     "compute_metrics",
+    "derive_condition",
+    "is_generator_prompt",
     "oracle_script",
     "package_versions",
     "read_transcript",
     "run_tasks",
     "select_tasks",
+    "simulated_llm_for",
     "write_run_report",
 ]

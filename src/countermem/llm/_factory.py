@@ -12,8 +12,9 @@ from countermem.llm._openai import OpenAIChat, RetryPolicy
 from countermem.llm._protocol import LLM
 from countermem.llm._registry import DEFAULT_MODEL
 from countermem.llm._scripted import ScriptedLLM, ScriptFunction, ScriptItem
+from countermem.llm._simulated import GeneratorDetector, GeneratorPolicy, NaiveActionFunction, SimulatedLLM
 
-BACKBONES: tuple[str, ...] = ("openai", "local", "scripted")
+BACKBONES: tuple[str, ...] = ("openai", "local", "scripted", "simulated")
 
 
 def make_llm(
@@ -30,8 +31,12 @@ def make_llm(
     timeout_s: float = 120.0,
     retry: RetryPolicy | None = None,
     script: Sequence[ScriptItem] | ScriptFunction | None = None,
+    naive_action: NaiveActionFunction | None = None,
+    generator_policy: GeneratorPolicy | None = None,
+    is_generator_prompt: GeneratorDetector | None = None,
 ) -> LLM:
-    """`model` is a server model name (openai), a registry name or GGUF path (local), or a label (scripted)."""
+    """`model` is a server model name (openai), a registry name or GGUF path (local), or a label (scripted,
+    simulated; a simulated backbone is a test bed, and what it makes must be labelled simulated)."""
     llm: LLM
     if backbone == "openai":
         llm = OpenAIChat(model, base_url=base_url, api_key=api_key, timeout_s=timeout_s, retry=retry)
@@ -43,6 +48,16 @@ def make_llm(
         if script is None:
             raise ConfigError("the scripted backbone needs a script (a list of replies or a function)")
         llm = ScriptedLLM(script, model=model or "scripted")
+    elif backbone == "simulated":
+        if naive_action is None:
+            raise ConfigError(
+                "the simulated backbone needs a naive-action map for its tasks; build it with "
+                "countermem.experiment.simulated_llm_for(benchmark, tasks)"
+            )
+        llm = SimulatedLLM(
+            naive_action, generator_policy=generator_policy, is_generator_prompt=is_generator_prompt,
+            seed=seed, model=model or "simulated",
+        )
     else:
         raise ConfigError(f"unknown backbone {backbone!r}; choose one of: {', '.join(BACKBONES)}")
     return CachedLLM(llm, cache_path) if cache_path is not None else llm

@@ -34,7 +34,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from countermem.core import DataUnavailableError, Task
+from countermem.core import Action, ConfigError, DataUnavailableError, Task
 from countermem.domains._protocol import Availability, BenchmarkOptions
 from countermem.domains.sql._base import SQLBenchmark
 
@@ -156,6 +156,25 @@ class ShopBenchmark(SQLBenchmark):
             known = ", ".join(ENVIRONMENT_PREFIX + v for v in self.questions.variants)
             raise DataUnavailableError(f"sql-shop has no database {environment!r}; it has {known}")
         return build_database(self.questions.variants[variant])
+
+    def naive_action(self, task: Task) -> Action:
+        """The retail variant's gold for the same question: the simulated model assumes the common schema.
+
+        So its mistake recurs and depends on the schema: right on retail (and wherever a variant's
+        gold happens to equal retail's), wrong in a consistent way on the others. A question with
+        no retail form (asked on one variant only) has no naive action: ConfigError.
+        """
+        question_id = task.metadata.get("question_id")
+        question = next((q for q in self.questions.questions if q.id == question_id), None)
+        if question is None:
+            raise ConfigError(f"task {task.id} names no sql-shop question (metadata question_id={question_id!r})")
+        retail = question.gold.get("retail")
+        if retail is None:
+            raise ConfigError(
+                f"sql-shop question {question.id} is not asked on the retail variant, so the simulated "
+                "backbone (which assumes the retail schema) has no naive action for it"
+            )
+        return Action(content=retail)
 
     def lookalikes(self, task: Task, rng: random.Random) -> list[Task]:
         """The same question on the other schema variants, where its gold query differs."""
