@@ -31,6 +31,7 @@ def _world_or_skip(benchmark: CoqBasics) -> None:
 def test_at_least_sixty_lemmas_in_several_environments(basics: CoqBasics) -> None:
     tasks = basics.tasks()
     assert len(tasks) >= 60
+    assert f"{len(tasks)} hand-written" in basics.description
     assert len({t.id for t in tasks}) == len(tasks)
     environments = Counter(t.environment for t in tasks)
     assert set(environments) == {"bool", "list_basic", "list_fun", "nat_add", "nat_order", "nat_rec"}

@@ -7,7 +7,7 @@ import pytest
 from countermem.core import Action
 from countermem.domains.fv import ProofScript, Refusal, parse_proof
 from countermem.domains.fv._check import _assumptions_verdict, _Layout
-from countermem.domains.fv._facts import action_facts, imports_of
+from countermem.domains.fv._facts import _header_binders, action_facts, imports_of
 from countermem.domains.fv._problem import CoqProblem
 from countermem.domains.fv._script import blank_comments_and_strings, split_sentences
 
@@ -145,3 +145,14 @@ def test_assumption_report_rules() -> None:
     assert _assumptions_verdict(library, layout, guard) is not None
     forged = "Closed under the global context\n"
     assert _assumptions_verdict(closed, layout, forged) is not None
+
+
+def test_restated_theorem_without_proof_keyword_keeps_its_tactics() -> None:
+    parsed = parse(f"{STATEMENT}\n  intros n. lia.\nQed.")
+    assert isinstance(parsed, ProofScript)
+    assert parsed.text == "Proof.\nintros n. lia.\nQed."
+
+
+def test_header_binders_are_counted_at_top_level() -> None:
+    assert _header_binders("Theorem t (a b : R) (h : (a > b)) : a <> b.") == 2
+    assert _header_binders("Theorem t : forall (x : R), x = x.") == 0

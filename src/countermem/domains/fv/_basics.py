@@ -1,4 +1,4 @@
-"""coq-basics: 69 lemmas on nat, lists and booleans that we wrote and proved ourselves.
+"""coq-basics: 71 lemmas on nat, lists and booleans that we wrote and proved ourselves.
 
 Every lemma ships with a real proof (package data `data/basics_<environment>.v`; each file
 compiles with `coqc` as it stands). The six files are the six environments, so a split keeps
@@ -32,7 +32,7 @@ def _group(environment: str, tags: dict[str, str]) -> str:
 class CoqBasics(CoqBenchmark):
     name = "coq-basics"
     description = (
-        "69 hand-written Coq lemmas on nat, lists and booleans (induction, rewriting, lia), "
+        "71 hand-written Coq lemmas on nat, lists and booleans (induction, rewriting, lia), "
         "in 6 environments, with look-alike pairs; every lemma ships with a checked proof"
     )
     default_timeout_s = 10.0

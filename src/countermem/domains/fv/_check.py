@@ -30,7 +30,7 @@ import secrets
 import signal
 from dataclasses import dataclass
 
-from countermem.core import CheckResult, CheckStatus, Cost
+from countermem.core import CheckResult, CheckStatus, Cost, SandboxError
 from countermem.domains.fv._coqc import CoqcLimits, CoqcRun, CoqcRunner
 from countermem.domains.fv._problem import CoqProblem
 from countermem.domains.fv._script import ProofScript, Refusal, parse_proof
@@ -91,7 +91,10 @@ def check_proof(problem: CoqProblem, content: str, limits: CoqcLimits, runner: C
     if isinstance(parsed, Refusal):
         return _result("error" if parsed.syntax else "rejected", parsed.reason, 0.0)
     layout = _layout(problem, parsed)
-    run = runner(layout.source, limits)
+    try:
+        run = runner(layout.source, limits)
+    except (SandboxError, OSError) as error:
+        return _result("error", f"coqc could not be started: {error}", 0.0, completed=False)
     return _judge(problem, parsed, layout, run, limits)
 
 

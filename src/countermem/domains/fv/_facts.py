@@ -51,11 +51,25 @@ def _has(pattern: str, text: str) -> bool:
     return re.search(pattern, text) is not None
 
 
+def _header_binders(statement: str) -> int:
+    """Parenthesised binder groups between the theorem's name and its main colon."""
+    groups = depth = 0
+    for char in statement:
+        if char == "(":
+            if depth == 0:
+                groups += 1
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == ":" and depth == 0:
+            break
+    return groups
+
+
 def statement_facts(problem: CoqProblem, environment: str | None) -> dict[str, FactValue]:
     statement = " ".join(blank_comments_and_strings(problem.statement)[0].split())
     context = " ".join(blank_comments_and_strings(problem.preamble)[0].split())
     both = f"{context} {statement}"
-    header = statement.split(":", 1)[0]
     arrows_removed = re.sub(r"<->|->|<-|=>", " ", statement)
     uses_real = _has(r"(?<![\w'.])(R|INR|IZR|Rabs|sqrt|Rpower|ln|exp|cos|sin|tan|PI|Rdiv|Rmult)(?![\w'])"
                      r"|R_scope|%R\b", both)
@@ -64,7 +78,7 @@ def statement_facts(problem: CoqProblem, environment: str | None) -> dict[str, F
     names_nat = _has(r"(?<![\w'.])(nat|S|O|fact|Nat)(?![\w'])|%nat\b|Nat\.", statement)
     return {
         "quantifiers": len(re.findall(r"(?<![\w'])(forall|exists)(?![\w'])|[∀∃]", statement)),
-        "binders": len(re.findall(r"\(", header)),
+        "binders": _header_binders(statement),
         "implications": len(re.findall(r"->", statement)),
         "has_exists": _has(r"(?<![\w'])exists(?![\w'])|∃", statement),
         "uses_nat": names_nat or not (uses_real or uses_int or uses_rational),

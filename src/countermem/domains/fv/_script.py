@@ -235,10 +235,12 @@ def parse_proof(action: str, statement: str, preamble: str) -> ProofScript | Ref
     header = _HEADER.search(blanked)
     proof_start = _find_proof_start(blanked)
     if header is not None and (proof_start is None or header.start() < proof_start):
-        echoed = _check_echo(text, blanked, header.start(), proof_start, statement, preamble)
+        period = _SENTENCE_END.search(blanked, header.start())
+        statement_end = period.end() if period is not None else len(blanked)
+        echoed = _check_echo(blanked, header.start(), statement_end, statement, preamble)
         if isinstance(echoed, Refusal):
             return echoed
-        text = text[proof_start:] if proof_start is not None else ""
+        text = text[statement_end:].strip()
         notes.append("dropped the restated theorem (it matches the task)")
         blanked, _ = blank_comments_and_strings(text)
         if not text.strip():
@@ -267,9 +269,9 @@ def _find_proof_start(blanked: str) -> int | None:
 
 
 def _check_echo(
-    text: str, blanked: str, header_at: int, proof_at: int | None, statement: str, preamble: str
+    blanked: str, header_at: int, statement_end: int, statement: str, preamble: str
 ) -> Refusal | None:
-    given = " ".join(blanked[header_at:proof_at].split())
+    given = " ".join(blanked[header_at:statement_end].split())
     wanted = normalise_text(statement)
     if _unify_keyword(given) != _unify_keyword(wanted):
         return Refusal(
