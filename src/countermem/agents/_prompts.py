@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from countermem.core import CheckResult
+from countermem.core import ADVICE_BLOCK_HEADER, CheckResult
 
 OBSERVATION_LIMIT = 600
 """Characters of a check's details shown to the agent; longer details are cut with a marker."""
@@ -27,7 +27,7 @@ MALFORMED_TEMPLATE = """Your answer did not follow the format: {reason}
 Answer again with a Thought, then `Action: check` or `Action: submit`, then the action in a \
 ```{language} code block."""
 
-ADVICE_HEADER = "Advice from verified past corrections (use it only if it fits this task):"
+ADVICE_HEADER = ADVICE_BLOCK_HEADER
 
 
 def truncate(text: str, limit: int) -> str:

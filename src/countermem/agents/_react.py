@@ -66,6 +66,8 @@ class TrialResult:
     stop_reason: str = ""
     messages: list[Message] = field(default_factory=list)
     advice: list[tuple[Decision, Advice]] = field(default_factory=list)
+    first_decision: Decision | None = None
+    """The task's opening decision, so memory hears the outcome even when it offered nothing."""
 
     @property
     def solved(self) -> bool:
@@ -225,6 +227,8 @@ class ReActAgent:
             last_action=last_action,
             last_result=last_result,
         )
+        if result.first_decision is None:
+            result.first_decision = decision
         advice = self.memory.advise(decision)
         if advice is None:
             return ""
@@ -280,6 +284,8 @@ class ReActAgent:
             final_action=trial.final_action,
             final_result=trial.final_result,
         )
+        if not trial.advice and trial.first_decision is not None:
+            self.memory.feedback(trial.first_decision, None, summary)
         for decision, advice in trial.advice:
             self.memory.feedback(decision, advice, summary)
 

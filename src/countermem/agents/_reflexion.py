@@ -100,3 +100,5 @@ def _accumulate(total: TrialResult, trial: TrialResult) -> None:
     total.augmentation_tokens += trial.augmentation_tokens
     total.advice_record_ids.extend(trial.advice_record_ids)
     total.advice.extend(trial.advice)
+    if total.first_decision is None:
+        total.first_decision = trial.first_decision

@@ -9,9 +9,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from countermem.agents import AgentLimits, MemoryHook, ReActAgent, TaskOutcome
+from countermem.agents import AgentLimits, MemoryHook, ReActAgent, ReflexionAgent, TaskOutcome
+from countermem.agents._react import EventSink
 from countermem.core import LLMError, LLMUnreachableError, Task, Usage
-from countermem.domains import Benchmark, split_tasks
+from countermem.domains import Benchmark, WorldModel, split_tasks
 from countermem.experiment._metrics import RunMetrics, compute_metrics
 from countermem.experiment._report import write_run_report
 from countermem.experiment._rundir import RunDir
@@ -30,9 +31,15 @@ class RunConfig(BaseModel):
     backbone: str
     model: str
     base_url: str | None = None
-    agent: Literal["react"] = "react"
+    agent: Literal["react", "reflexion"] = "react"
+    max_trials: int = 3
+    stage: Literal["run", "construct", "train", "evaluate"] = "run"
+    memory: dict[str, str | int | float | bool | None] | None = None
+    """The memory settings of a stage run, flattened, so that they are part of the config hash."""
     split: SplitName = "all"
     split_seed: int = 0
+    split_by_environment: bool = True
+    """False puts tasks of one environment into several splits (the 'original environment' setting)."""
     limit: int | None = None
     seed: int = 0
     max_steps: int = 5
@@ -46,7 +53,8 @@ def select_tasks(benchmark: Benchmark, config: RunConfig) -> list[Task]:
     """The run's tasks: the chosen split, in a seeded order, cut to the limit."""
     tasks = benchmark.tasks()
     if config.split != "all":
-        tasks = list(split_tasks(tasks, seed=config.split_seed).by_name(config.split))
+        splits = split_tasks(tasks, seed=config.split_seed, by_environment=config.split_by_environment)
+        tasks = list(splits.by_name(config.split))
     order = list(tasks)
     random.Random(config.split_seed).shuffle(order)
     if config.limit is not None:
@@ -84,7 +92,7 @@ def run_tasks(
                 on_task_done(finished[task.id], len(outcomes), total)
             continue
         with run_dir.transcript_writer(task.id) as sink:
-            agent = ReActAgent(llm, benchmark, world_model, limits, memory=memory, sink=sink)
+            agent = make_agent(config, llm, benchmark, world_model, limits, memory, sink)
             started = time.perf_counter()
             try:
                 outcome = agent.run(task)
@@ -103,6 +111,22 @@ def run_tasks(
     run_dir.write_json("metrics.json", metrics)
     write_run_report(run_dir.path, metrics)
     return metrics
+
+
+def make_agent(
+    config: RunConfig,
+    llm: LLM,
+    benchmark: Benchmark,
+    world_model: WorldModel,
+    limits: AgentLimits,
+    memory: MemoryHook | None,
+    sink: EventSink | None,
+) -> ReActAgent:
+    if config.agent == "reflexion":
+        return ReflexionAgent(
+            llm, benchmark, world_model, limits, memory=memory, sink=sink, max_trials=config.max_trials
+        )
+    return ReActAgent(llm, benchmark, world_model, limits, memory=memory, sink=sink)
 
 
 def _failed_outcome(task: Task, reason: str, seconds: float) -> TaskOutcome:

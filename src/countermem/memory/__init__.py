@@ -12,6 +12,13 @@ from countermem.memory._admission import (
     Verdict,
     learn_from_failure,
 )
+from countermem.memory._advisor import (
+    AdvisorOptions,
+    AdvisorStats,
+    CounterfactualMemory,
+    observation_for,
+    render_record,
+)
 from countermem.memory._conditions import (
     And,
     Compare,
@@ -26,6 +33,7 @@ from countermem.memory._conditions import (
     Universal,
     parse_condition,
 )
+from countermem.memory._construct import ConstructionStats, CounterfactualLearner
 from countermem.memory._embedding import (
     EMBEDDER_KINDS,
     LEXICAL_DIM,
@@ -118,6 +126,8 @@ __all__ = [
     "SITUATION_LIMIT",
     "AdmissionReport",
     "Admitter",
+    "AdvisorOptions",
+    "AdvisorStats",
     "Alternative",
     "AlternativeVerdict",
     "And",
@@ -125,6 +135,9 @@ __all__ = [
     "Compare",
     "Condition",
     "ConditionError",
+    "ConstructionStats",
+    "CounterfactualLearner",
+    "CounterfactualMemory",
     "EligibilityMode",
     "Embedder",
     "EmbedderKind",
@@ -180,6 +193,7 @@ __all__ = [
     "make_retention",
     "normalise_action",
     "normalize_rows",
+    "observation_for",
     "open_store",
     "parse_alternatives",
     "parse_condition",
@@ -188,6 +202,7 @@ __all__ = [
     "redundancy_of",
     "render_facts",
     "render_generation_prompt",
+    "render_record",
     "truncate_situation",
     "utc_now",
 ]

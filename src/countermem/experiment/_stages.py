@@ -1,0 +1,306 @@
+"""The three stages on disjoint task splits, each with frozen inputs and hashed outputs.
+
+construct: source tasks run without advice; every failed action goes through Module I and II
+           and may add a record to the store.
+train:     training tasks run with advice from a read-only store; only the selector learns.
+evaluate:  held-out tasks run with a frozen store snapshot and a frozen, greedy selector.
+
+Each stage writes `stage.json` beside the run's metrics: what went in (with sha256 of the
+store and checkpoint files) and what came out (records admitted, generator tokens, selector
+losses, retrieval coverage). Selector-training and construction costs are reported there, on
+their own lines, never inside task-run tokens.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from countermem.core import ArtifactMismatchError, ConfigError, Task, Usage
+from countermem.domains import Benchmark
+from countermem.experiment._metrics import RunMetrics
+from countermem.experiment._rundir import RunDir
+from countermem.experiment._runner import ProgressCallback, RunConfig, run_tasks
+from countermem.llm import LLM
+from countermem.memory import (
+    Admitter,
+    AdvisorOptions,
+    CounterfactualLearner,
+    CounterfactualMemory,
+    Generator,
+    Retriever,
+    SQLiteStore,
+    make_embedder,
+)
+from countermem.selector import (
+    AlwaysSkip,
+    DQNConfig,
+    DQNSelector,
+    RandomChoice,
+    RewardWeights,
+    Selector,
+    TopOne,
+)
+
+SelectorKind = Literal["dqn", "skip", "top1", "random"]
+
+
+class MemorySettings(BaseModel):
+    """Everything about memory that a stage needs; part of the stage's config hash."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    store: Path
+    capacity: int = 200
+    retention: str = "utility"
+    embedder: Literal["minilm", "lexical"] = "minilm"
+    k: int = 3
+    scope: Literal["domain", "benchmark"] = "domain"
+    rank: Literal["similarity", "random"] = "similarity"
+    use_conditions: bool = True
+    selector: SelectorKind = "dqn"
+    checkpoint: Path | None = None
+    min_gain: float = 0.05
+    max_alternatives: int = 4
+    seed: int = 0
+    reward: RewardWeights = Field(default_factory=RewardWeights)
+    dqn: DQNConfig = Field(default_factory=DQNConfig)
+
+    def flat(self) -> dict[str, str | int | float | bool | None]:
+        data = self.model_dump(mode="json", exclude={"reward", "dqn"})
+        data["reward"] = self.reward.model_dump_json()
+        data["dqn"] = self.dqn.model_dump_json()
+        return data
+
+
+class StageReport(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    stage: Literal["construct", "train", "evaluate"]
+    benchmark: str
+    n_tasks: int
+    store: str
+    store_sha256: str
+    records_before: int
+    records_after: int
+    checkpoint: str | None = None
+    checkpoint_sha256: str | None = None
+    construction_failures_seen: int = 0
+    construction_alternatives: int = 0
+    construction_admitted: int = 0
+    construction_world_model_calls: int = 0
+    generator_usage: Usage = Field(default_factory=Usage)
+    selector: str = ""
+    selector_updates: int = 0
+    selector_final_loss: float | None = None
+    retrieval_attempts: int = 0
+    retrieval_coverage: float | None = None
+    records_selected: int = 0
+    records_skipped: int = 0
+    simulated: bool = False
+
+
+class StageResult(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    metrics: RunMetrics
+    report: StageReport
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _stage_config(config: RunConfig, stage: str, settings: MemorySettings) -> RunConfig:
+    return config.model_copy(update={"stage": stage, "memory": settings.flat()})
+
+
+def construct_memory(
+    config: RunConfig,
+    settings: MemorySettings,
+    llm: LLM,
+    benchmark: Benchmark,
+    tasks: list[Task],
+    run_dir: RunDir,
+    *,
+    generator_llm: LLM | None = None,
+    resume: bool = False,
+    on_task_done: ProgressCallback | None = None,
+    simulated: bool = False,
+) -> StageResult:
+    """Run the agent on source tasks and admit verified corrections of its failures."""
+    store = SQLiteStore(
+        settings.store, capacity=settings.capacity, retention=settings.retention, seed=settings.seed,
+        durable=True,
+    )
+    try:
+        before = len(store.all())
+        learner = CounterfactualLearner(
+            Generator(generator_llm or llm),
+            Admitter(store, min_gain=settings.min_gain, stage="construct"),
+            benchmark.world_model,
+            action_language=benchmark.action_language,
+            max_alternatives=settings.max_alternatives,
+        )
+        metrics = run_tasks(
+            _stage_config(config, "construct", settings), llm, benchmark, tasks, run_dir,
+            resume=resume, memory=learner, on_task_done=on_task_done, simulated=simulated,
+        )
+        after = len(store.all())
+    finally:
+        store.close()
+    stats = learner.stats
+    report = StageReport(
+        stage="construct", benchmark=benchmark.name, n_tasks=len(tasks), store=str(settings.store),
+        store_sha256=file_sha256(settings.store), records_before=before, records_after=after,
+        construction_failures_seen=stats.failures_seen, construction_alternatives=stats.alternatives,
+        construction_admitted=stats.admitted, construction_world_model_calls=stats.world_model_calls,
+        generator_usage=stats.generator_usage, simulated=simulated,
+    )
+    run_dir.write_json("stage.json", report)
+    return StageResult(metrics=metrics, report=report)
+
+
+def make_selector(settings: MemorySettings, *, training: bool) -> Selector:
+    if settings.selector == "skip":
+        return AlwaysSkip()
+    if settings.selector == "top1":
+        return TopOne()
+    if settings.selector == "random":
+        return RandomChoice(seed=settings.seed)
+    if training:
+        selector = DQNSelector(settings.dqn)
+        selector.train()
+        return selector
+    if settings.checkpoint is None:
+        raise ConfigError("the dqn selector needs --checkpoint (train one with `countermem train`)")
+    return DQNSelector.load(settings.checkpoint)
+
+
+def _advised_stage(
+    stage: Literal["train", "evaluate"],
+    config: RunConfig,
+    settings: MemorySettings,
+    llm: LLM,
+    benchmark: Benchmark,
+    tasks: list[Task],
+    run_dir: RunDir,
+    *,
+    resume: bool,
+    on_task_done: ProgressCallback | None,
+    simulated: bool,
+    expected_store_sha256: str | None,
+    selector: Selector | None = None,
+    epochs: int = 1,
+) -> StageResult:
+    if not settings.store.is_file():
+        raise ConfigError(f"store {settings.store} does not exist; build one with `countermem construct`")
+    store_hash = file_sha256(settings.store)
+    if expected_store_sha256 is not None and store_hash != expected_store_sha256:
+        raise ArtifactMismatchError(
+            f"store {settings.store} has sha256 {store_hash}, the manifest says {expected_store_sha256}"
+        )
+    store = SQLiteStore(settings.store, read_only=True)
+    try:
+        training = stage == "train"
+        chosen = selector or make_selector(settings, training=training)
+        retriever = Retriever(
+            store, make_embedder(settings.embedder), k=settings.k, scope=settings.scope,
+            use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed,
+        )
+        advisor = CounterfactualMemory(
+            retriever, chosen, action_language=benchmark.action_language, store=store,
+            options=AdvisorOptions(
+                show_condition=settings.use_conditions, write_counters=False,
+                train_selector=training and settings.selector == "dqn",
+            ),
+            reward_weights=settings.reward,
+        )
+        stage_config = _stage_config(config, stage, settings)
+        if training and epochs > 1:
+            for epoch in range(epochs - 1):
+                run_tasks(
+                    stage_config, llm, benchmark, tasks, RunDir(run_dir.path / f"epoch-{epoch + 1}"),
+                    resume=resume, memory=advisor, on_task_done=on_task_done, simulated=simulated,
+                )
+        metrics = run_tasks(
+            stage_config, llm, benchmark, tasks, run_dir, resume=resume,
+            memory=advisor, on_task_done=on_task_done, simulated=simulated,
+        )
+        records = len(store.all())
+    finally:
+        store.close()
+    checkpoint: str | None = None
+    checkpoint_hash: str | None = None
+    if training and isinstance(chosen, DQNSelector):
+        if settings.checkpoint is None:
+            raise ConfigError("training a dqn selector needs a checkpoint path to save to")
+        checkpoint_hash = chosen.save(settings.checkpoint)
+        checkpoint = str(settings.checkpoint)
+    elif settings.checkpoint is not None and settings.selector == "dqn":
+        checkpoint, checkpoint_hash = str(settings.checkpoint), file_sha256(settings.checkpoint)
+    report = StageReport(
+        stage=stage, benchmark=benchmark.name, n_tasks=len(tasks), store=str(settings.store),
+        store_sha256=store_hash, records_before=records, records_after=records, checkpoint=checkpoint,
+        checkpoint_sha256=checkpoint_hash, selector=chosen.name,
+        selector_updates=len(advisor.stats.losses),
+        selector_final_loss=advisor.stats.losses[-1] if advisor.stats.losses else None,
+        retrieval_attempts=advisor.stats.attempts, retrieval_coverage=advisor.stats.coverage,
+        records_selected=advisor.stats.selected, records_skipped=advisor.stats.skipped,
+        simulated=simulated,
+    )
+    run_dir.write_json("stage.json", report)
+    return StageResult(metrics=metrics, report=report)
+
+
+def train_selector(
+    config: RunConfig,
+    settings: MemorySettings,
+    llm: LLM,
+    benchmark: Benchmark,
+    tasks: list[Task],
+    run_dir: RunDir,
+    *,
+    resume: bool = False,
+    on_task_done: ProgressCallback | None = None,
+    simulated: bool = False,
+    epochs: int = 1,
+) -> StageResult:
+    """Training tasks with advice from a read-only store; only the selector learns.
+
+    With `epochs` > 1 the training split is run again with the same selector (earlier epochs in
+    `epoch-N/` subfolders); the stage's metrics are those of the last epoch.
+    """
+    if epochs < 1:
+        raise ConfigError(f"epochs must be at least 1, got {epochs}")
+    return _advised_stage(
+        "train", config, settings, llm, benchmark, tasks, run_dir, resume=resume,
+        on_task_done=on_task_done, simulated=simulated, expected_store_sha256=None, epochs=epochs,
+    )
+
+
+def evaluate_memory(
+    config: RunConfig,
+    settings: MemorySettings,
+    llm: LLM,
+    benchmark: Benchmark,
+    tasks: list[Task],
+    run_dir: RunDir,
+    *,
+    expected_store_sha256: str | None = None,
+    resume: bool = False,
+    on_task_done: ProgressCallback | None = None,
+    simulated: bool = False,
+) -> StageResult:
+    """Held-out tasks with a frozen store and a greedy selector."""
+    return _advised_stage(
+        "evaluate", config, settings, llm, benchmark, tasks, run_dir, resume=resume,
+        on_task_done=on_task_done, simulated=simulated, expected_store_sha256=expected_store_sha256,
+    )

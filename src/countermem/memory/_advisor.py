@@ -1,0 +1,227 @@
+"""The memory hook an agent consults: retrieve, select, render — or skip — and learn from outcomes.
+
+At a decision, retrieval offers at most k records whose conditions hold; the selector sees a
+compressed observation (no history, no text) and picks one or SKIP; the chosen record is
+rendered in the shared advice format. When a task ends, the outcome becomes the reward of the
+task's decisions (one episode) for a trainable selector, and reuse counters are written to a
+writable store. A frozen evaluation store is never written: counters then stay in this
+object's ledger.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict
+
+from countermem.core import (
+    UNIVERSAL_CONDITION_TEXT,
+    Advice,
+    Decision,
+    Outcome,
+    render_record_text,
+)
+from countermem.memory._record import Record
+from countermem.memory._retrieval import RetrievalQuery, RetrievalResult, Retriever
+from countermem.memory._store import SQLiteStore
+from countermem.selector import (
+    SKIP,
+    CandidateFeatures,
+    Observation,
+    RewardWeights,
+    Selector,
+    TrainableSelector,
+    episode_transitions,
+    reward,
+)
+
+
+class AdvisorOptions(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    show_condition: bool = True
+    """False for the 'no applicability conditions' ablation: the rendered record says `always`."""
+    write_counters: bool = True
+    """Write reuse counters to the store (ignored for a read-only store)."""
+    train_selector: bool = False
+    """Feed outcomes to a trainable selector and take learning steps."""
+    updates_per_task: int = 4
+    advise_after_failed_check: bool = True
+
+
+@dataclass
+class AdvisorStats:
+    """What this advisor did, for the coverage and usage measures."""
+
+    attempts: int = 0
+    covered: int = 0
+    selected: int = 0
+    skipped: int = 0
+    no_candidates: int = 0
+    retrieval_tokens: int = 0
+    losses: list[float] = field(default_factory=list)
+    uses: list[tuple[str, str]] = field(default_factory=list)
+    """(task id, record id) for every selected use, in order."""
+
+    @property
+    def coverage(self) -> float | None:
+        return None if self.attempts == 0 else self.covered / self.attempts
+
+
+@dataclass
+class _Pending:
+    observations: list[Observation] = field(default_factory=list)
+    actions: list[int] = field(default_factory=list)
+    chosen: list[str] = field(default_factory=list)
+
+
+def observation_for(decision: Decision, result: RetrievalResult) -> Observation:
+    candidates = tuple(
+        CandidateFeatures(
+            similarity=max(-1.0, min(1.0, c.similarity)),
+            utility_gain=max(-1.0, min(1.0, c.record.utility_gain)),
+            retrieved=c.record.counters.retrieved,
+            selected=c.record.counters.selected,
+            succeeded=c.record.counters.succeeded,
+            harmed=c.record.counters.harmed,
+            condition_specific=c.condition_specific,
+            same_benchmark=c.same_benchmark,
+        )
+        for c in result.candidates
+    )
+    last = decision.last_result
+    return Observation(
+        step=decision.step,
+        trial=decision.trial,
+        last_utility=last.utility if last else 0.0,
+        last_check_failed=bool(last is not None and not last.passed),
+        n_eligible=max(result.n_eligible, len(candidates)),
+        candidates=candidates,
+    )
+
+
+def render_record(record: Record, action_language: str, show_condition: bool = True) -> str:
+    condition = str(record.condition) if show_condition else UNIVERSAL_CONDITION_TEXT
+    return render_record_text(
+        record_id=record.id,
+        condition=condition,
+        original=record.original_action.content,
+        improved=record.improved_action.content,
+        lang=action_language,
+        rationale=record.rationale,
+        before=record.original_check.utility,
+        after=record.improved_check.utility,
+    )
+
+
+class CounterfactualMemory:
+    """A `MemoryHook` over a retriever and a selector."""
+
+    def __init__(
+        self,
+        retriever: Retriever,
+        selector: Selector,
+        *,
+        action_language: str,
+        store: SQLiteStore | None = None,
+        options: AdvisorOptions | None = None,
+        reward_weights: RewardWeights | None = None,
+    ) -> None:
+        self.retriever = retriever
+        self.selector = selector
+        self.action_language = action_language
+        self.store = store
+        self.options = options or AdvisorOptions()
+        self.reward_weights = reward_weights or RewardWeights()
+        self.stats = AdvisorStats()
+        self._pending: dict[str, _Pending] = {}
+
+    def advise(self, decision: Decision) -> Advice | None:
+        if decision.last_result is not None and not self.options.advise_after_failed_check:
+            return None
+        query = RetrievalQuery.for_decision(
+            situation=decision.situation,
+            facts=decision.facts,
+            domain=decision.task.domain,
+            benchmark=decision.task.benchmark,
+            last_action=decision.last_action.content if decision.last_action else None,
+            last_observation=decision.last_result.details if decision.last_result else None,
+        )
+        result = self.retriever.retrieve(query)
+        self.stats.attempts += 1
+        self.stats.covered += int(result.any_eligible)
+        self.stats.retrieval_tokens += result.retrieval_tokens
+        if not result.candidates:
+            self.stats.no_candidates += 1
+            return None
+        observation = observation_for(decision, result)
+        choice = self.selector.choose(observation)
+        pending = self._pending.setdefault(decision.task.id, _Pending())
+        pending.observations.append(observation)
+        pending.actions.append(choice)
+        self._count(result, choice)
+        common = {
+            "candidates": len(result.candidates),
+            "eligible": result.n_eligible,
+            "retrieval_tokens": result.retrieval_tokens,
+        }
+        if choice == SKIP:
+            self.stats.skipped += 1
+            return Advice(text="", record_id=None, details={"choice": "skip"}, **common)
+        chosen = result.candidates[choice]
+        pending.chosen.append(chosen.record.id)
+        self.stats.selected += 1
+        self.stats.uses.append((decision.task.id, chosen.record.id))
+        text = render_record(chosen.record, self.action_language, self.options.show_condition)
+        return Advice(
+            text=text,
+            record_id=chosen.record.id,
+            details={"similarity": round(chosen.similarity, 4), "rank": chosen.rank},
+            **common,
+        )
+
+    def feedback(self, decision: Decision, advice: Advice | None, outcome: Outcome) -> None:
+        pending = self._pending.pop(outcome.task_id, None)
+        if pending is None or not pending.observations:
+            return
+        if self._writable():
+            assert self.store is not None
+            for record_id in dict.fromkeys(pending.chosen):
+                if outcome.solved and self._in_store(record_id):
+                    self.store.update_counters(record_id, succeeded=1)
+        if self.options.train_selector and isinstance(self.selector, TrainableSelector):
+            value = reward(
+                solved=outcome.solved,
+                evaluator_calls=outcome.evaluator_calls,
+                failed_attempts=outcome.failed_attempts,
+                tokens=outcome.tokens,
+                weights=self.reward_weights,
+            )
+            for transition in episode_transitions(pending.observations, pending.actions, value):
+                self.selector.observe(transition)
+            for _ in range(self.options.updates_per_task):
+                loss = self.selector.update()
+                if loss is not None:
+                    self.stats.losses.append(loss)
+
+    def mark_harmed(self, record_id: str) -> None:
+        """Called by a study that paired this run with a no-memory run and saw the record do harm."""
+        if self._writable() and self._in_store(record_id):
+            assert self.store is not None
+            self.store.update_counters(record_id, harmed=1)
+
+    def _count(self, result: RetrievalResult, choice: int) -> None:
+        if not self._writable():
+            return
+        assert self.store is not None
+        for index, candidate in enumerate(result.candidates):
+            if self._in_store(candidate.record.id):
+                self.store.update_counters(
+                    candidate.record.id, retrieved=1, selected=int(index == choice)
+                )
+
+    def _writable(self) -> bool:
+        return self.store is not None and self.options.write_counters and not self.store.read_only
+
+    def _in_store(self, record_id: str) -> bool:
+        return self.store is not None and record_id in self.store

@@ -1,0 +1,102 @@
+"""Memory construction as a hook: every failed action of the agent becomes a chance to learn.
+
+During the construct stage the agent runs without advice; this hook hears about each failed
+check (through `advise`, which then returns nothing) and about a failed final submission
+(through `feedback`), and runs Module I (propose at most 4 local edits) and Module II (verify
+each from the state the failed action was taken in, admit the best one that gains more than the
+threshold). The agents restore their start state before every check, so a fresh `reset(task)`
+of this hook's own world model is exactly that state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from countermem.core import Action, Advice, CheckResult, Decision, Outcome, Usage
+from countermem.domains import WorldModel
+from countermem.memory._admission import AdmissionReport, Admitter, learn_from_failure
+from countermem.memory._generator import Generator
+
+
+@dataclass
+class ConstructionStats:
+    failures_seen: int = 0
+    proposals: int = 0
+    alternatives: int = 0
+    admitted: int = 0
+    world_model_calls: int = 0
+    generator_usage: Usage = field(default_factory=Usage)
+    reports: list[AdmissionReport] = field(default_factory=list)
+
+
+class CounterfactualLearner:
+    """A `MemoryHook` for the construct stage: learns from failures, never advises."""
+
+    def __init__(
+        self,
+        generator: Generator,
+        admitter: Admitter,
+        world_model_factory: Callable[[], WorldModel],
+        *,
+        action_language: str,
+        max_alternatives: int = 4,
+        learn_from_submissions: bool = True,
+    ) -> None:
+        self.generator = generator
+        self.admitter = admitter
+        self.world_model = world_model_factory()
+        self.action_language = action_language
+        self.max_alternatives = max_alternatives
+        self.learn_from_submissions = learn_from_submissions
+        self.stats = ConstructionStats()
+        self._learned: dict[str, set[str]] = {}
+
+    def advise(self, decision: Decision) -> Advice | None:
+        if decision.last_action is not None and decision.last_result is not None:
+            self._learn(decision, decision.last_action, decision.last_result)
+        return None
+
+    def feedback(self, decision: Decision, advice: Advice | None, outcome: Outcome) -> None:
+        if not self.learn_from_submissions or outcome.solved:
+            return
+        if outcome.final_action is None or outcome.final_result is None:
+            return
+        self._learn(decision, outcome.final_action, outcome.final_result)
+
+    def _learn(self, decision: Decision, action: Action, result: CheckResult) -> None:
+        seen = self._learned.setdefault(decision.task.id, set())
+        key = " ".join(action.content.split())
+        if key in seen or result.passed:
+            return
+        seen.add(key)
+        self.stats.failures_seen += 1
+        state = self.world_model.reset(decision.task)
+        before = self.generator.usage_total
+        proposal, report = learn_from_failure(
+            self.generator,
+            self.admitter,
+            task=decision.task,
+            world_model=self.world_model,
+            state=state,
+            failed_action=action,
+            failed_result=result,
+            facts=decision.facts,
+            situation=decision.situation,
+            action_language=self.action_language,
+            max_alternatives=self.max_alternatives,
+        )
+        self.stats.proposals += 1
+        self.stats.alternatives += len(proposal.alternatives)
+        self.stats.admitted += int(report.admitted and not report.already_stored)
+        self.stats.world_model_calls += report.world_model_calls
+        self.stats.generator_usage = self.stats.generator_usage + _minus(self.generator.usage_total, before)
+        self.stats.reports.append(report)
+
+
+def _minus(after: Usage, before: Usage) -> Usage:
+    return Usage(
+        prompt_tokens=after.prompt_tokens - before.prompt_tokens,
+        completion_tokens=after.completion_tokens - before.completion_tokens,
+        reasoning_tokens=after.reasoning_tokens - before.reasoning_tokens,
+    )
