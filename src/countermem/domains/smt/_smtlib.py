@@ -324,7 +324,7 @@ class SMTLib(Benchmark):
         ]
         if note:
             lines.append(f"Source note: {note}")
-        lines.append(f"Instance text (set-info lines removed, first {RENDER_CHAR_LIMIT} characters):")
+        lines.append(f"Instance text without its set-info commands, first {RENDER_CHAR_LIMIT} characters:")
         lines.append(body)
         if cut:
             lines.append(f"[... {cut:,} more characters not shown]")
