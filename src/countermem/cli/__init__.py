@@ -5,8 +5,10 @@ from __future__ import annotations
 import typer
 
 from countermem.cli._benchmarks import benchmarks
+from countermem.cli._memory import memory_app
 from countermem.cli._models import models_app
 from countermem.cli._run import run
+from countermem.cli._stages import construct, evaluate, train
 
 app = typer.Typer(
     name="countermem",
@@ -16,14 +18,12 @@ app = typer.Typer(
 )
 app.command()(run)
 app.command()(benchmarks)
+app.command()(construct)
+app.command()(train)
+app.command()(evaluate)
 app.add_typer(models_app, name="models")
 
-try:
-    from countermem.cli._memory import memory_app
-except ImportError:  # pragma: no cover - only while the memory package is absent
-    memory_app = None
-if memory_app is not None:
-    app.add_typer(memory_app, name="memory", help="Inspect a memory store.")
+app.add_typer(memory_app, name="memory", help="Inspect a memory store.")
 
 
 def main() -> None:

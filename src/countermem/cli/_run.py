@@ -1,19 +1,23 @@
-"""`countermem run`: one agent over one benchmark, into a run directory."""
+"""`countermem run`, `construct`, `train` and `evaluate`: agents over a benchmark, into a run directory."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
 
-import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from countermem.agents import TaskOutcome
+from countermem.cli import _options as opt
 from countermem.cli._common import console, friendly_errors
-from countermem.core import ConfigError
-from countermem.domains import BenchmarkOptions, benchmark_names, load_benchmark
+from countermem.core import ConfigError, Task
+from countermem.domains import Benchmark, BenchmarkOptions, benchmark_names, load_benchmark
 from countermem.experiment import RunConfig, RunDir, oracle_script, run_tasks, select_tasks
-from countermem.experiment._metrics import format_per_solved
+from countermem.experiment._metrics import RunMetrics, format_per_solved
+from countermem.experiment._runner import ProgressCallback
+from countermem.llm import LLM
 
 DEFAULT_BENCHMARK = {
     "sql": "spider",
@@ -23,90 +27,167 @@ DEFAULT_BENCHMARK = {
     "smt": "smt-encode",
     "sat": "satlib",
 }
-BACKBONES = ("local", "openai", "scripted")
+BACKBONES = ("local", "openai", "scripted", "simulated")
+DEFAULT_MODEL = {"local": "qwen2.5-coder-0.5b", "scripted": "oracle-script", "simulated": "simulated"}
 
 
-@friendly_errors
-def run(
-    domain: Annotated[str | None, typer.Option(help="sql, math, coding, fv, smt or sat")] = None,
-    benchmark: Annotated[str | None, typer.Option(help="a benchmark name; see `countermem benchmarks`")] = None,
-    backbone: Annotated[str, typer.Option(help="local | openai | scripted")] = "local",
-    model: Annotated[str | None, typer.Option(help="model name (local registry name or server model)")] = None,
-    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1")] = None,
-    api_key: Annotated[str | None, typer.Option(help="API key (or $COUNTERMEM_API_KEY / $OPENAI_API_KEY)")] = None,
-    limit: Annotated[int | None, typer.Option(help="run at most this many tasks")] = None,
-    split: Annotated[str, typer.Option(help="all | construct | train | heldout")] = "all",
-    split_seed: Annotated[int, typer.Option(help="seed of the split and of the task order")] = 0,
-    seed: Annotated[int, typer.Option(help="sampling seed")] = 0,
-    max_steps: Annotated[int, typer.Option(help="LLM turns per task")] = 5,
-    max_tokens: Annotated[int, typer.Option(help="prompt+completion tokens per task")] = 16000,
-    max_new_tokens: Annotated[int, typer.Option(help="tokens per LLM answer")] = 384,
-    temperature: Annotated[float, typer.Option()] = 0.0,
-    out: Annotated[Path, typer.Option(help="run directory")] = Path("runs/latest"),
-    resume: Annotated[bool, typer.Option(help="continue a run in OUT, skipping finished tasks")] = False,
-    cache: Annotated[Path | None, typer.Option(help="response cache file (SQLite) for reproducible reruns")] = None,
-    data_dir: Annotated[Path | None, typer.Option(help="data root holding <benchmark>/SOURCE.md")] = None,
-    unsafe_no_sandbox: Annotated[
-        bool, typer.Option("--unsafe-no-sandbox", help="run model code without bubblewrap (logged)")
-    ] = False,
-) -> None:
-    """Run a ReAct agent on a benchmark and print its measures."""
+@dataclass(frozen=True)
+class Prepared:
+    benchmark: Benchmark
+    config: RunConfig
+    tasks: list[Task]
+    llm: LLM
+
+    @property
+    def simulated(self) -> bool:
+        return self.config.backbone == "simulated"
+
+
+def prepare(
+    *,
+    domain: str | None,
+    benchmark: str | None,
+    backbone: str,
+    model: str | None,
+    base_url: str | None,
+    api_key: str | None,
+    limit: int | None,
+    split: str,
+    split_seed: int,
+    split_by_environment: bool,
+    seed: int,
+    agent: str,
+    max_trials: int,
+    max_steps: int,
+    max_tokens: int,
+    max_new_tokens: int,
+    temperature: float,
+    cache: Path | None,
+    data_dir: Path | None,
+    unsafe_no_sandbox: bool,
+) -> Prepared:
+    """Load the benchmark, pick the tasks and build the LLM; every check a person would want first."""
+    from countermem.experiment import simulated_llm_for
     from countermem.llm import make_llm
 
-    name = _benchmark_name(domain, benchmark)
+    name = benchmark_name(domain, benchmark)
     if backbone not in BACKBONES:
         raise ConfigError(f"unknown backbone {backbone!r}; choose one of {', '.join(BACKBONES)}")
-    bench = load_benchmark(
-        name, BenchmarkOptions(data_dir=data_dir, unsafe_no_sandbox=unsafe_no_sandbox)
-    )
+    if agent not in ("react", "reflexion"):
+        raise ConfigError(f"unknown agent {agent!r}; choose react or reflexion")
+    bench = load_benchmark(name, BenchmarkOptions(data_dir=data_dir, unsafe_no_sandbox=unsafe_no_sandbox))
     availability = bench.availability()
     if not availability.available:
         raise ConfigError(f"benchmark {name!r} is not available: {availability.reason}")
-    model_name = model or {"local": "qwen2.5-coder-0.5b", "scripted": "oracle-script"}.get(backbone, "")
+    model_name = model or DEFAULT_MODEL.get(backbone, "")
     config = RunConfig(
         benchmark=name, backbone=backbone, model=model_name, base_url=base_url, split=split,
-        split_seed=split_seed, limit=limit, seed=seed, max_steps=max_steps, max_tokens=max_tokens,
-        max_new_tokens=max_new_tokens, temperature=temperature, unsafe_no_sandbox=unsafe_no_sandbox,
+        split_seed=split_seed, split_by_environment=split_by_environment, limit=limit, seed=seed,
+        agent=agent, max_trials=max_trials,
+        max_steps=max_steps, max_tokens=max_tokens, max_new_tokens=max_new_tokens,
+        temperature=temperature, unsafe_no_sandbox=unsafe_no_sandbox,
     )
     tasks = select_tasks(bench, config)
     if not tasks:
         raise ConfigError(f"no tasks selected from {name!r} (split {split}, limit {limit})")
-    script = oracle_script(bench, tasks) if backbone == "scripted" else None
-    llm = make_llm(
-        backbone, model=model_name or None, base_url=base_url, api_key=api_key, cache_path=cache,
-        script=script, seed=seed,
-    )
+    llm: LLM
+    if backbone == "simulated":
+        llm = simulated_llm_for(bench, bench.tasks(), seed=seed)
+    else:
+        script = oracle_script(bench, tasks) if backbone == "scripted" else None
+        llm = make_llm(
+            backbone, model=model_name or None, base_url=base_url, api_key=api_key, cache_path=None,
+            script=script, seed=seed,
+        )
+    if cache is not None:
+        from countermem.llm import CachedLLM
+
+        llm = CachedLLM(llm, cache)
+    label = " [yellow](SIMULATED backbone: a test bed, not a result about LLMs)[/yellow]" if backbone == "simulated" else ""
     console.print(
-        f"[bold]countermem run[/bold]: {len(tasks)} tasks of [cyan]{name}[/cyan] with "
-        f"{backbone} backbone [cyan]{model_name or llm.name}[/cyan] -> {out}"
+        f"{len(tasks)} tasks of [cyan]{name}[/cyan] ({split} split) with {agent} on {backbone} "
+        f"[cyan]{model_name or llm.name}[/cyan]{label}"
     )
+    return Prepared(benchmark=bench, config=config, tasks=tasks, llm=llm)
+
+
+@contextmanager
+def progress_bar(total: int) -> Iterator[ProgressCallback]:
     solved = 0
     with Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("solved {task.fields[solved]}"), TimeElapsedColumn(), console=console,
     ) as progress:
-        bar = progress.add_task("tasks", total=len(tasks), solved=0)
+        bar = progress.add_task("tasks", total=total, solved=0)
 
-        def on_done(outcome: TaskOutcome, done: int, total: int) -> None:
+        def on_done(outcome: TaskOutcome, done: int, total_: int) -> None:
             nonlocal solved
             solved += int(outcome.solved)
-            progress.update(bar, completed=done, solved=solved)
+            progress.update(bar, completed=done, total=total_, solved=solved)
 
-        metrics = run_tasks(config, llm, bench, tasks, RunDir(out), resume=resume, on_task_done=on_done)
+        yield on_done
+
+
+def print_metrics(metrics: RunMetrics, out: Path) -> None:
     tokens = metrics.task_run_tokens
-    console.print(f"success:                          {metrics.success:.1f} ({metrics.n_solved}/{metrics.n_tasks})")
-    console.print(
-        f"task-run tokens:                  {tokens.total} (reasoning {tokens.reasoning}, "
-        f"retrieval {tokens.retrieval}, augmentation {tokens.augmentation}); "
-        f"usage prompt {metrics.usage.prompt_tokens}, completion {metrics.usage.completion_tokens}, "
-        f"reasoning {metrics.usage.reasoning_tokens}"
+    rows = [
+        ("success", f"{metrics.success:.1f} ({metrics.n_solved}/{metrics.n_tasks})"),
+        (
+            "task-run tokens",
+            f"{tokens.total} (reasoning {tokens.reasoning}, retrieval {tokens.retrieval}, "
+            f"augmentation {tokens.augmentation}); model usage: prompt {metrics.usage.prompt_tokens}, "
+            f"completion {metrics.usage.completion_tokens}, reasoning {metrics.usage.reasoning_tokens}",
+        ),
+        ("evaluator calls per solved task", format_per_solved(metrics.evaluator_calls_per_solved)),
+        ("failed attempts per solved task", format_per_solved(metrics.failed_attempts_per_solved)),
+        ("run directory", f"{out} (metrics.json, report.md)"),
+    ]
+    for label, value in rows:
+        console.print(f"{label + ':':34}{value}")
+
+
+@friendly_errors
+def run(
+    domain: opt.Domain = None,
+    benchmark: opt.BenchmarkName = None,
+    backbone: opt.Backbone = "local",
+    model: opt.Model = None,
+    base_url: opt.BaseUrl = None,
+    api_key: opt.ApiKey = None,
+    limit: opt.Limit = None,
+    split: str = "all",
+    split_seed: opt.SplitSeed = 0,
+    split_by_environment: opt.SplitByEnv = True,
+    seed: opt.Seed = 0,
+    agent: opt.Agent = "react",
+    max_trials: opt.MaxTrials = 3,
+    max_steps: opt.MaxSteps = 5,
+    max_tokens: opt.MaxTokens = 16000,
+    max_new_tokens: opt.MaxNewTokens = 384,
+    temperature: opt.Temperature = 0.0,
+    out: opt.Out = Path("runs/latest"),
+    resume: opt.Resume = False,
+    cache: opt.Cache = None,
+    data_dir: opt.DataDir = None,
+    unsafe_no_sandbox: opt.Unsafe = False,
+) -> None:
+    """Run an agent (no memory) on a benchmark and print its measures."""
+    prepared = prepare(
+        domain=domain, benchmark=benchmark, backbone=backbone, model=model, base_url=base_url,
+        api_key=api_key, limit=limit, split=split, split_seed=split_seed,
+        split_by_environment=split_by_environment, seed=seed, agent=agent, max_trials=max_trials,
+        max_steps=max_steps, max_tokens=max_tokens, max_new_tokens=max_new_tokens,
+        temperature=temperature, cache=cache, data_dir=data_dir, unsafe_no_sandbox=unsafe_no_sandbox,
     )
-    console.print(f"evaluator calls per solved task:  {format_per_solved(metrics.evaluator_calls_per_solved)}")
-    console.print(f"failed attempts per solved task:  {format_per_solved(metrics.failed_attempts_per_solved)}")
-    console.print(f"run directory:                    {out} (metrics.json, report.md)")
+    with progress_bar(len(prepared.tasks)) as on_done:
+        metrics = run_tasks(
+            prepared.config, prepared.llm, prepared.benchmark, prepared.tasks, RunDir(out),
+            resume=resume, on_task_done=on_done, simulated=prepared.simulated,
+        )
+    print_metrics(metrics, out)
 
 
-def _benchmark_name(domain: str | None, benchmark: str | None) -> str:
+def benchmark_name(domain: str | None, benchmark: str | None) -> str:
     if benchmark:
         return benchmark
     if domain is None:
@@ -114,5 +195,8 @@ def _benchmark_name(domain: str | None, benchmark: str | None) -> str:
     if domain not in DEFAULT_BENCHMARK:
         raise ConfigError(f"unknown domain {domain!r}; choose one of {', '.join(DEFAULT_BENCHMARK)}")
     default = DEFAULT_BENCHMARK[domain]
-    assert default in benchmark_names(domain)
+    if default not in benchmark_names(domain):
+        raise ConfigError(f"default benchmark {default!r} is not registered for {domain!r}")
     return default
+
+

@@ -136,6 +136,7 @@ def construct_memory(
     simulated: bool = False,
 ) -> StageResult:
     """Run the agent on source tasks and admit verified corrections of its failures."""
+    settings.store.parent.mkdir(parents=True, exist_ok=True)
     store = SQLiteStore(
         settings.store, capacity=settings.capacity, retention=settings.retention, seed=settings.seed,
         durable=True,

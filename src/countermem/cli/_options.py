@@ -1,0 +1,45 @@
+"""Option types shared by the commands that run agents, so every command spells them alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+Domain = Annotated[str | None, typer.Option(help="sql, math, coding, fv, smt or sat (picks its default benchmark)")]
+BenchmarkName = Annotated[str | None, typer.Option("--benchmark", help="a benchmark; see `countermem benchmarks`")]
+Backbone = Annotated[str, typer.Option(help="local | openai | scripted | simulated")]
+Model = Annotated[str | None, typer.Option(help="local registry name, GGUF path, or server model name")]
+BaseUrl = Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1")]
+ApiKey = Annotated[str | None, typer.Option(help="API key (default $COUNTERMEM_API_KEY / $OPENAI_API_KEY)")]
+Limit = Annotated[int | None, typer.Option(help="run at most this many tasks")]
+SplitSeed = Annotated[int, typer.Option(help="seed of the splits and of the task order")]
+SplitByEnv = Annotated[
+    bool, typer.Option("--split-by-environment/--split-by-task", help="keep environments in one split")
+]
+Seed = Annotated[int, typer.Option(help="sampling seed")]
+Agent = Annotated[str, typer.Option(help="react | reflexion")]
+MaxTrials = Annotated[int, typer.Option(help="Reflexion trials per task")]
+MaxSteps = Annotated[int, typer.Option(help="LLM turns per trial")]
+MaxTokens = Annotated[int, typer.Option(help="prompt+completion tokens per task")]
+MaxNewTokens = Annotated[int, typer.Option(help="tokens per LLM answer")]
+Temperature = Annotated[float, typer.Option(help="sampling temperature")]
+Out = Annotated[Path, typer.Option(help="run directory")]
+Resume = Annotated[bool, typer.Option(help="continue the run in OUT, skipping finished tasks")]
+Cache = Annotated[Path | None, typer.Option(help="response cache file (SQLite) for reproducible, free reruns")]
+DataDir = Annotated[Path | None, typer.Option(help="data root holding <benchmark>/SOURCE.md")]
+Unsafe = Annotated[
+    bool, typer.Option("--unsafe-no-sandbox", help="run model-written code without bubblewrap (logged)")
+]
+Store = Annotated[Path, typer.Option(help="memory store file (SQLite)")]
+Capacity = Annotated[int, typer.Option(help="records the store keeps")]
+Retention = Annotated[str, typer.Option(help="utility | similarity | recency | random")]
+Embedder = Annotated[str, typer.Option(help="minilm | lexical (no model)")]
+Conditions = Annotated[
+    bool, typer.Option("--conditions/--no-conditions", help="filter and render applicability conditions")
+]
+SelectorKind = Annotated[str, typer.Option("--selector", help="dqn | skip | top1 | random")]
+Checkpoint = Annotated[Path | None, typer.Option(help="selector checkpoint file")]
+MinGain = Annotated[float, typer.Option(help="admit only edits that gain more than this utility")]
+Epochs = Annotated[int, typer.Option(help="passes over the training split")]

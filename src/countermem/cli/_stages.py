@@ -1,0 +1,187 @@
+"""`countermem construct | train | evaluate`: the three stages of a memory study, one at a time."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+from typing import Any, Literal
+
+from rich.table import Table
+
+from countermem.cli import _options as opt
+from countermem.cli._common import console, friendly_errors
+from countermem.cli._run import prepare, print_metrics, progress_bar
+from countermem.core import ConfigError
+from countermem.experiment import RunDir
+from countermem.experiment._stages import (
+    MemorySettings,
+    StageReport,
+    construct_memory,
+    evaluate_memory,
+    train_selector,
+)
+
+_PREPARE_KEYS = set(inspect.signature(prepare).parameters)
+
+
+def _run_stage(stage: Literal["construct", "train", "evaluate"], params: dict[str, Any]) -> None:
+    selector = params.get("selector", "dqn")
+    if selector not in ("dqn", "skip", "top1", "random"):
+        raise ConfigError(f"unknown selector {selector!r}; choose dqn, skip, top1 or random")
+    if params.get("embedder", "minilm") not in ("minilm", "lexical"):
+        raise ConfigError("--embedder must be minilm or lexical")
+    settings = MemorySettings(
+        store=params["store"],
+        capacity=params.get("capacity", 200),
+        retention=params.get("retention", "utility"),
+        embedder=params.get("embedder", "minilm"),
+        use_conditions=params.get("conditions", True),
+        selector=selector,
+        checkpoint=params.get("checkpoint"),
+        min_gain=params.get("min_gain", 0.05),
+        seed=params["seed"],
+    )
+    prepared = prepare(split=stage if stage != "evaluate" else "heldout", **{
+        k: v for k, v in params.items() if k in _PREPARE_KEYS
+    })
+    out: Path = params["out"]
+    common = {"resume": params["resume"], "simulated": prepared.simulated}
+    with progress_bar(len(prepared.tasks)) as on_done:
+        args = (prepared.config, settings, prepared.llm, prepared.benchmark, prepared.tasks, RunDir(out))
+        if stage == "construct":
+            result = construct_memory(*args, on_task_done=on_done, **common)
+        elif stage == "train":
+            result = train_selector(*args, on_task_done=on_done, epochs=params["epochs"], **common)
+        else:
+            result = evaluate_memory(*args, on_task_done=on_done, **common)
+    print_metrics(result.metrics, out)
+    _print_report(result.report)
+
+
+def _print_report(report: StageReport) -> None:
+    table = Table(title=f"{report.stage} stage" + (" (SIMULATED)" if report.simulated else ""))
+    table.add_column("measure")
+    table.add_column("value")
+    rows: list[tuple[str, str]] = [("store", f"{report.store} ({report.records_after} records)")]
+    if report.stage == "construct":
+        rows += [
+            ("failures learned from", str(report.construction_failures_seen)),
+            ("alternatives proposed", str(report.construction_alternatives)),
+            ("records admitted", str(report.construction_admitted)),
+            ("world-model calls (verification)", str(report.construction_world_model_calls)),
+            ("generator tokens (not task-run)", str(report.generator_usage.total)),
+        ]
+    else:
+        coverage = "n/a" if report.retrieval_coverage is None else f"{100 * report.retrieval_coverage:.1f}%"
+        rows += [
+            ("selector", report.selector),
+            ("retrieval attempts / coverage", f"{report.retrieval_attempts} / {coverage}"),
+            ("records used / skipped", f"{report.records_selected} / {report.records_skipped}"),
+        ]
+        if report.stage == "train":
+            rows.append(("selector updates (training cost)", str(report.selector_updates)))
+        if report.checkpoint:
+            rows.append(("checkpoint", f"{report.checkpoint} (sha256 {report.checkpoint_sha256})"))
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+
+
+@friendly_errors
+def construct(
+    store: opt.Store,
+    domain: opt.Domain = None,
+    benchmark: opt.BenchmarkName = None,
+    backbone: opt.Backbone = "local",
+    model: opt.Model = None,
+    base_url: opt.BaseUrl = None,
+    api_key: opt.ApiKey = None,
+    limit: opt.Limit = None,
+    split_seed: opt.SplitSeed = 0,
+    split_by_environment: opt.SplitByEnv = True,
+    seed: opt.Seed = 0,
+    agent: opt.Agent = "react",
+    max_trials: opt.MaxTrials = 3,
+    max_steps: opt.MaxSteps = 5,
+    max_tokens: opt.MaxTokens = 16000,
+    max_new_tokens: opt.MaxNewTokens = 384,
+    temperature: opt.Temperature = 0.0,
+    capacity: opt.Capacity = 200,
+    retention: opt.Retention = "utility",
+    min_gain: opt.MinGain = 0.05,
+    out: opt.Out = Path("runs/construct"),
+    resume: opt.Resume = False,
+    cache: opt.Cache = None,
+    data_dir: opt.DataDir = None,
+    unsafe_no_sandbox: opt.Unsafe = False,
+) -> None:
+    """Build memory on the construction split: verified corrections of the agent's failures."""
+    _run_stage("construct", dict(locals()))
+
+
+@friendly_errors
+def train(
+    store: opt.Store,
+    checkpoint: opt.Checkpoint = None,
+    domain: opt.Domain = None,
+    benchmark: opt.BenchmarkName = None,
+    backbone: opt.Backbone = "local",
+    model: opt.Model = None,
+    base_url: opt.BaseUrl = None,
+    api_key: opt.ApiKey = None,
+    limit: opt.Limit = None,
+    split_seed: opt.SplitSeed = 0,
+    split_by_environment: opt.SplitByEnv = True,
+    seed: opt.Seed = 0,
+    agent: opt.Agent = "react",
+    max_trials: opt.MaxTrials = 3,
+    max_steps: opt.MaxSteps = 5,
+    max_tokens: opt.MaxTokens = 16000,
+    max_new_tokens: opt.MaxNewTokens = 384,
+    temperature: opt.Temperature = 0.0,
+    embedder: opt.Embedder = "minilm",
+    conditions: opt.Conditions = True,
+    epochs: opt.Epochs = 1,
+    out: opt.Out = Path("runs/train"),
+    resume: opt.Resume = False,
+    cache: opt.Cache = None,
+    data_dir: opt.DataDir = None,
+    unsafe_no_sandbox: opt.Unsafe = False,
+) -> None:
+    """Train the DQN selector on the training split; the store is read-only here."""
+    if checkpoint is None:
+        raise ConfigError("give --checkpoint PATH to save the trained selector to")
+    _run_stage("train", dict(locals()))
+
+
+@friendly_errors
+def evaluate(
+    store: opt.Store,
+    checkpoint: opt.Checkpoint = None,
+    selector: opt.SelectorKind = "dqn",
+    domain: opt.Domain = None,
+    benchmark: opt.BenchmarkName = None,
+    backbone: opt.Backbone = "local",
+    model: opt.Model = None,
+    base_url: opt.BaseUrl = None,
+    api_key: opt.ApiKey = None,
+    limit: opt.Limit = None,
+    split_seed: opt.SplitSeed = 0,
+    split_by_environment: opt.SplitByEnv = True,
+    seed: opt.Seed = 0,
+    agent: opt.Agent = "react",
+    max_trials: opt.MaxTrials = 3,
+    max_steps: opt.MaxSteps = 5,
+    max_tokens: opt.MaxTokens = 16000,
+    max_new_tokens: opt.MaxNewTokens = 384,
+    temperature: opt.Temperature = 0.0,
+    embedder: opt.Embedder = "minilm",
+    conditions: opt.Conditions = True,
+    out: opt.Out = Path("runs/evaluate"),
+    resume: opt.Resume = False,
+    cache: opt.Cache = None,
+    data_dir: opt.DataDir = None,
+    unsafe_no_sandbox: opt.Unsafe = False,
+) -> None:
+    """Evaluate on held-out tasks with the store and selector frozen (greedy)."""
+    _run_stage("evaluate", dict(locals()))
