@@ -191,7 +191,7 @@ class SMTEncode(Benchmark):
                 domain=self.domain,
                 prompt=problem.statement(),
                 environment=None,
-                gold=None,
+                gold=gold_encoding_text(problem.id),
                 metadata={
                     "family": problem.family,
                     "partner": problem.partner,
