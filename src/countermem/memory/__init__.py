@@ -19,6 +19,7 @@ from countermem.memory._advisor import (
     observation_for,
     render_record,
 )
+from countermem.memory._api import learn, open_memory
 from countermem.memory._conditions import (
     And,
     Compare,
@@ -188,12 +189,14 @@ __all__ = [
     "decision_text",
     "file_sha256",
     "jaccard",
+    "learn",
     "learn_from_failure",
     "make_embedder",
     "make_retention",
     "normalise_action",
     "normalize_rows",
     "observation_for",
+    "open_memory",
     "open_store",
     "parse_alternatives",
     "parse_condition",

@@ -1,0 +1,89 @@
+"""Memory for other people's agents: open a store, ask for advice, hand over failures.
+
+A user with their own agent loop needs three calls: `open_memory` (a store plus retrieval and a
+selector, behind the `MemoryHook` protocol), `advise` at a decision, and `learn` with any
+object that implements the world-model protocol when an action failed. Everything else in the
+package is there for studies; this is the drop-in path.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from countermem.core import Action, CheckResult, Facts, Task
+from countermem.domains import State, WorldModel
+from countermem.llm import LLM
+from countermem.memory._admission import MIN_GAIN, AdmissionReport, Admitter, learn_from_failure
+from countermem.memory._advisor import AdvisorOptions, CounterfactualMemory
+from countermem.memory._embedding import make_embedder
+from countermem.memory._generator import Generator
+from countermem.memory._retrieval import Retriever
+from countermem.memory._store import SQLiteStore
+from countermem.selector import Selector, TopOne
+
+
+def open_memory(
+    store: str | Path,
+    *,
+    action_language: str,
+    embedder: str = "minilm",
+    selector: Selector | None = None,
+    k: int = 3,
+    capacity: int = 200,
+    read_only: bool = False,
+) -> CounterfactualMemory:
+    """A ready `MemoryHook` over the store file (created when missing, unless read-only).
+
+    Without a selector it offers the top-ranked eligible record (`TopOne`); pass a trained
+    `DQNSelector` to let it skip records that would not help.
+    """
+    path = Path(store)
+    if not read_only:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    opened = SQLiteStore(path, capacity=None if read_only else capacity, read_only=read_only)
+    retriever = Retriever(opened, make_embedder(embedder), k=k)
+    return CounterfactualMemory(
+        retriever,
+        selector or TopOne(),
+        action_language=action_language,
+        store=opened,
+        options=AdvisorOptions(write_counters=not read_only),
+    )
+
+
+def learn(
+    memory: CounterfactualMemory,
+    llm: LLM,
+    *,
+    task: Task,
+    world_model: WorldModel,
+    state: State,
+    failed_action: Action,
+    failed_result: CheckResult,
+    facts: Facts,
+    situation: str,
+    min_gain: float = MIN_GAIN,
+    max_alternatives: int = 4,
+) -> AdmissionReport:
+    """Propose at most 4 local edits of a failed action, verify each from `state`, keep the best.
+
+    `state` must be the world model's snapshot from before the failed action was checked; each
+    edit is checked after `world_model.restore(state)`. Returns what was admitted and why.
+    """
+    if memory.store is None:
+        raise ValueError("this memory has no store to learn into")
+    _, report = learn_from_failure(
+        Generator(llm),
+        Admitter(memory.store, min_gain=min_gain, stage="manual"),
+        task=task,
+        world_model=world_model,
+        state=state,
+        failed_action=failed_action,
+        failed_result=failed_result,
+        facts=facts,
+        situation=situation,
+        action_language=memory.action_language,
+        max_alternatives=max_alternatives,
+    )
+    memory.retriever.refresh()
+    return report
