@@ -1,7 +1,9 @@
 """Every reference solution against its own tests, with the checker's speed (slow: ~5 minutes).
 
-Run with `-m slow -s` to see the counts and checks/second. MBPP's known-broken items are listed
-here with the reason, not hidden: the test fails if the list stops matching.
+Run with `-m slow -s` to see the counts and checks/second. MBPP items whose reference fails its
+own tests would be listed in MBPP_KNOWN_BROKEN with the reason, not hidden; in the 779 items of
+this data folder there are none (measured with PYTHONHASHSEED=0, the sandbox's, and for the items
+using sets or dicts also with seeds 1 and 12345). The test fails if that stops being true.
 """
 
 from __future__ import annotations

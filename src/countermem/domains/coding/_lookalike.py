@@ -67,8 +67,7 @@ TRANSFORMS: tuple[Transform, ...] = (
         lambda v: isinstance(v, str | list | tuple),
         _reverse,
         "_r[::-1]",
-        "Return the result the original description asks for, reversed "
-        "(last character or element first).",
+        "Return the result the original description asks for, reversed (last item first).",
     ),
 )
 

@@ -10,7 +10,7 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass
 
-from countermem.core import Task
+from countermem.core import ConfigError, Task
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class TestSpec:
                 preamble=str(meta.get("preamble") or ""),
             )
         except KeyError as error:
-            raise ValueError(f"task {task.id} is not a coding task: metadata lacks {error}") from error
+            raise ConfigError(f"task {task.id} is not a coding task: metadata lacks {error}") from error
 
     def metadata(self) -> dict[str, str | None]:
         return asdict(self)
