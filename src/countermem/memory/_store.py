@@ -9,7 +9,12 @@ must also survive a power cut, at the price of an fsync per admission.
 One process writes a store at a time: a writable store takes an exclusive `flock` on
 `<path>.lock` and keeps every record in memory as well (retrieval reads the whole store for
 every decision, and parsing rows each time would cost more than the decision). Readers open it
-`read_only=True`; a frozen snapshot (`freeze`) can only be opened that way.
+`read_only=True` and see the records as they were when they opened it; a frozen snapshot
+(`freeze`) can only be opened that way.
+
+Costs: an admission at capacity 200 is one INSERT, one row of the redundancy index and one pass
+of the retention rule over the candidates; rules are stateless functions of the candidate list,
+so an eviction is O(n) Python work and the store is meant for hundreds to a few thousand records.
 
 Nothing is silently rewritten: a change to a record stores a new version and moves the previous
 one into `record_history`; an eviction moves the record into `evictions` with the rule, the
@@ -447,20 +452,22 @@ class SQLiteStore:
         index = self._redundancy_index()
         if index is not None:
             index.add(record)
-        candidates = dict(self._records) if len(self._records) >= self._capacity else {}
-        candidates[record.id] = record
         events: list[EvictionEvent] = []
+        gone: set[str] = set()
         try:
             with self._transaction():
                 self._insert(record)
                 while len(self._records) + 1 - len(events) > self._capacity:
                     rng = random.Random(f"{self._seed}:{self._eviction_count + len(events)}")
                     similar = index.max_similarity() if index is not None else None
-                    pool = list(candidates.values())
+                    pool = [*self._records.values(), record]
+                    if gone:
+                        pool = [r for r in pool if r.id not in gone]
                     record_id, reason, scores = self._rule.choose_victim(pool, rng, similar)
-                    victim = candidates.pop(record_id, None)
-                    if victim is None:
+                    victim = record if record_id == record.id else self._records.get(record_id)
+                    if victim is None or record_id in gone:
                         raise StoreError(f"retention rule {self._rule.name} chose unknown record {record_id}")
+                    gone.add(record_id)
                     events.append(self._log_eviction(victim, self._rule.name, reason, scores))
                     if index is not None:
                         index.remove(victim.id)
@@ -563,13 +570,16 @@ class SQLiteStore:
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:
-        self._conn.execute("BEGIN IMMEDIATE")
         try:
-            yield
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        self._conn.execute("COMMIT")
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+        except sqlite3.Error as error:
+            raise StoreError(f"writing to the memory store {self.path} failed: {error}") from error
 
     def _redundancy_index(self) -> RedundancyIndex | None:
         if not self._rule.needs_redundancy:
