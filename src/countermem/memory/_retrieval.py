@@ -31,9 +31,11 @@ embedder's width: a store must then be embedded with one embedder, over `record_
 
 The index follows the store: `refresh()` diffs the store's records against the index (by id and
 object identity; records are frozen, so a change is a new object) and embeds only what is new.
-With `auto_refresh` (default) every `retrieve` first checks identity of the store's records
-against the last refresh, which costs a pass over the record list (about a millisecond per
-100,000 records); a caller with a frozen store can switch it off.
+With `auto_refresh` (default) every `retrieve` first compares the store's record list with
+the one of the last refresh (list equality, which tests identity first in C; records equal by
+value need no new row either way). Most of that cost is the store building its list: under
+0.1 ms at 200 records, a few ms at 100,000 on a loaded two-core machine, so a caller with a
+frozen store can switch it off.
 
 Eligibility counting. `eligibility="exact"` evaluates every distinct condition in the pool, so
 `n_eligible` is exact (the selector reads it). `"lazy"` walks records in rank order and stops at
@@ -51,7 +53,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import operator
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -515,7 +516,7 @@ class Retriever:
     def _changed(self) -> list[Record] | None:
         current = self._provider()
         seen = self._seen
-        if len(current) == len(seen) and all(map(operator.is_, current, seen)):
+        if len(current) == len(seen) and list(current) == seen:
             return None
         return list(current)
 
