@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from countermem.core import Action, CheckResult, Facts
+from countermem.memory import render_record
 from countermem.memory._embedding import Embedder, EmbedderUnavailableError, LexicalEmbedder, MiniLMEmbedder
 from countermem.memory._record import ApplicabilityCondition, Record, RecordSource
 from countermem.memory._retrieval import (
@@ -48,6 +49,7 @@ from countermem.memory._retrieval import (
     record_key_text,
 )
 from countermem.memory._store import SQLiteStore
+from countermem.selector import SKIP, CandidateFeatures, Observation, TopOne
 
 TABLES = [
     "customers",
@@ -272,33 +274,18 @@ def make_records(n: int, seed: int, embedder: LexicalEmbedder | None, universal:
 
 
 def render(record: Record) -> str:
-    """A stand-in for the prompt renderer (owned by the agent layer): a few labelled fields."""
-    return (
-        "A verified correction from an earlier, similar decision:\n"
-        f"Situation (excerpt): {record.situation[:600]}\n"
-        f"Failed action:\n{record.original_action.content}\n"
-        f"Result: {record.original_check.status} (utility {record.original_check.utility:.2f})\n"
-        f"Corrected action:\n{record.improved_action.content}\n"
-        f"Result: {record.improved_check.status} (utility {record.improved_check.utility:.2f})\n"
-        f"Applies when: {record.condition.canonical}\n"
-    )
+    """The real prompt text of a record, as the advisor renders it."""
+    return render_record(record, action_language="sql")
 
 
 def topone_selector() -> tuple[Callable[[RetrievalResult], Record | None], str]:
     """TopOne over an Observation built from the candidates, as the selector layer defines them."""
-    try:
-        from countermem.selector._fixed import TopOne
-        from countermem.selector._observation import CandidateFeatures, Observation
-        from countermem.selector._protocol import SKIP
-    except ImportError as error:
-        print(f"NOTE: selector layer not importable ({error}); timing 'take the first candidate' instead")
-        return (lambda result: result.candidates[0].record if result.candidates else None), "first candidate"
     selector = TopOne()
 
     def select(result: RetrievalResult) -> Record | None:
         features = tuple(
             CandidateFeatures(
-                similarity=c.similarity,
+                similarity=max(-1.0, min(1.0, c.similarity)),
                 utility_gain=c.record.utility_gain,
                 retrieved=c.record.counters.retrieved,
                 selected=c.record.counters.selected,
@@ -309,7 +296,7 @@ def topone_selector() -> tuple[Callable[[RetrievalResult], Record | None], str]:
             )
             for c in result.candidates
         )
-        observation = Observation(n_eligible=result.n_eligible, candidates=features)
+        observation = Observation(n_eligible=max(result.n_eligible, len(features)), candidates=features)
         choice = selector.choose(observation)
         return None if choice == SKIP else result.candidates[choice].record
 
@@ -381,7 +368,7 @@ def time_decisions(
 def part_a(sizes: list[int], n_decisions: int, embedder: LexicalEmbedder) -> list[Row]:
     print("\n(a) memory layer per decision (query embedding precomputed)")
     select, how = topone_selector()
-    print(f"    select = {how}; render = labelled text of the chosen record")
+    print(f"    select = {how}; render = the advisor's record text (render_record)")
     rng = random.Random(99)
     scenes = [make_scene(rng) for _ in range(n_decisions)]
     vectors = embedder.embed([decision_text(s.situation, s.action) for s in scenes])
