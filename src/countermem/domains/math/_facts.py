@@ -5,10 +5,9 @@ Facts are lexical (regular expressions over the problem text), so a condition su
 written as words ("three") are not counted, and `has_fraction` sees `3/4`, `\\frac`, "half",
 "quarter" and "two-thirds" but not "a third" (too often an ordinal).
 
-`answer_type` comes from the reference answer's written form: it tells the kind of object the
-question asks for (integer, fraction, interval...), never its value. It is the one fact derived
-from the gold; a condition that tests it uses knowledge the agent does not have verbatim, though
-the question usually implies it.
+No fact is derived from the reference answer: a condition must test only what the agent can
+observe at the decision (an earlier version exposed the gold's answer form, which leaked
+held-out information into retrieval).
 """
 
 from __future__ import annotations
@@ -74,8 +73,6 @@ def action_facts(action: Action, word_units: bool) -> dict[str, FactValue]:
 def math_facts(task: Task, action: Action | None, question: str, word_units: bool, latex: bool) -> Facts:
     values = problem_facts(question, latex)
     values["benchmark"] = task.benchmark
-    if task.gold is not None:
-        values["answer_type"] = answer_form(task.gold, word_units)
     subject = task.metadata.get("subject")
     if isinstance(subject, str):
         values["subject"] = subject
