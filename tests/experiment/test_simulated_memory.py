@@ -43,6 +43,9 @@ def _study(root: Path, split_seed: int) -> dict[str, int]:
         result = evaluate_memory(heldout, settings.model_copy(update={"selector": kind}), llm, bench, tasks,
                                  RunDir(root / f"eval-{kind}"), simulated=True)
         solved[kind] = result.metrics.n_solved
+        augmentation = result.metrics.task_run_tokens.augmentation
+        assert (augmentation > 0) == (kind != "skip"), (kind, augmentation)
+        assert result.report.retrieval_coverage is not None and result.report.retrieval_coverage > 0
         assert "SIMULATED" in (root / f"eval-{kind}" / "report.md").read_text()
     return solved
 

@@ -16,7 +16,7 @@ from countermem.domains import Benchmark, WorldModel, split_tasks
 from countermem.experiment._metrics import RunMetrics, compute_metrics
 from countermem.experiment._report import write_run_report
 from countermem.experiment._rundir import RunDir
-from countermem.llm import LLM, GenerationParams
+from countermem.llm import LLM, GenerationParams, TokenCounter, token_counter
 
 SplitName = Literal["all", "construct", "train", "heldout"]
 ProgressCallback = Callable[[TaskOutcome, int, int], None]
@@ -83,6 +83,7 @@ def run_tasks(
             temperature=config.temperature, max_tokens=config.max_new_tokens, seed=config.seed
         ),
     )
+    counter = token_counter(llm) if memory is not None else None
     outcomes: list[TaskOutcome] = []
     total = len(tasks)
     for task in tasks:
@@ -92,7 +93,7 @@ def run_tasks(
                 on_task_done(finished[task.id], len(outcomes), total)
             continue
         with run_dir.transcript_writer(task.id) as sink:
-            agent = make_agent(config, llm, benchmark, world_model, limits, memory, sink)
+            agent = make_agent(config, llm, benchmark, world_model, limits, memory, sink, counter)
             started = time.perf_counter()
             try:
                 outcome = agent.run(task)
@@ -121,12 +122,14 @@ def make_agent(
     limits: AgentLimits,
     memory: MemoryHook | None,
     sink: EventSink | None,
+    counter: TokenCounter | None = None,
 ) -> ReActAgent:
     if config.agent == "reflexion":
         return ReflexionAgent(
-            llm, benchmark, world_model, limits, memory=memory, sink=sink, max_trials=config.max_trials
+            llm, benchmark, world_model, limits, memory=memory, token_counter=counter, sink=sink,
+            max_trials=config.max_trials,
         )
-    return ReActAgent(llm, benchmark, world_model, limits, memory=memory, sink=sink)
+    return ReActAgent(llm, benchmark, world_model, limits, memory=memory, token_counter=counter, sink=sink)
 
 
 def _failed_outcome(task: Task, reason: str, seconds: float) -> TaskOutcome:

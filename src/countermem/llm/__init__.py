@@ -34,6 +34,7 @@ from countermem.llm._simulated import (
     apply_record,
     record_edits,
 )
+from countermem.llm._tokens import TokenCounter, token_counter
 
 __all__ = [
     "BACKBONES",
@@ -60,6 +61,7 @@ __all__ = [
     "ScriptedLLM",
     "ScriptedReply",
     "SimulatedLLM",
+    "TokenCounter",
     "WheelDownloader",
     "WheelPart",
     "apply_edits",
@@ -75,5 +77,6 @@ __all__ = [
     "resolve_model_path",
     "scripted_usage",
     "sha256_file",
+    "token_counter",
     "verify_model_file",
 ]

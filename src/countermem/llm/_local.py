@@ -78,6 +78,11 @@ class LocalLLM:
     def name(self) -> str:
         return f"{self.backend}:{self.model}"
 
+    def count_tokens(self, text: str) -> int:
+        """llama.cpp's own tokenizer, without the beginning-of-sequence token."""
+        with self._lock:
+            return len(self._llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
     def complete(self, messages: list[Message], params: GenerationParams | None = None) -> Completion:
         params = params or GenerationParams()
         started = time.perf_counter()

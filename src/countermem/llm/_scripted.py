@@ -75,6 +75,10 @@ class ScriptedLLM:
         """Replies left in a list script; None for a function script."""
         return None if self._function is not None else len(self._items) - self._next
 
+    def count_tokens(self, text: str) -> int:
+        """The same word rule as usage, so augmentation tokens are exact in tests."""
+        return count_words(text)
+
     def complete(self, messages: list[Message], params: GenerationParams | None = None) -> Completion:
         with self._lock:
             self.calls.append(list(messages))

@@ -163,6 +163,10 @@ class SimulatedLLM:
     def name(self) -> str:
         return f"{self.backend}:{self.model}"
 
+    def count_tokens(self, text: str) -> int:
+        """The scripted word rule, matching this backend's usage."""
+        return len(text.split())
+
     def complete(self, messages: list[Message], params: GenerationParams | None = None) -> Completion:
         messages = list(messages)
         policy, detector = self._generator_policy, self._is_generator_prompt
