@@ -2,6 +2,7 @@
 
 from countermem.domains._conformance import ConformanceError, ConformanceReport, check_world_model
 from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions, State, WorldModel
+from countermem.domains._simple import TaskCopyWorldModel
 from countermem.domains._splits import SPLIT_NAMES, Splits, split_tasks
 
 __all__ = [
@@ -13,6 +14,7 @@ __all__ = [
     "ConformanceReport",
     "Splits",
     "State",
+    "TaskCopyWorldModel",
     "WorldModel",
     "check_world_model",
     "split_tasks",

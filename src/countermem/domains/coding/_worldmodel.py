@@ -13,7 +13,7 @@ from functools import cached_property
 from pathlib import Path
 
 from countermem.core import Action, CheckResult, ConfigError, Cost, Task
-from countermem.domains._protocol import State
+from countermem.domains._simple import TaskCopyWorldModel
 from countermem.domains.coding._instrument import InstrumentedTest, instrument_asserts
 from countermem.domains.coding._source import compile_error, parse, top_level_names
 from countermem.domains.coding._spec import TestSpec
@@ -23,31 +23,26 @@ from countermem.domains.sandbox import SandboxPolicy, run_python
 _HARNESS_FILE = Path(__file__).with_name("_harness_script.py")
 
 
-class CodingWorldModel:
+class CodingWorldModel(TaskCopyWorldModel):
+    foreign_state_message = "state for {task_id!r} was not made by a coding world model"
+    no_task_message = "call reset(task) on the coding world model before snapshot or check"
+
     def __init__(self, policy: SandboxPolicy | None = None) -> None:
+        super().__init__()
         self.policy = policy or SandboxPolicy(max_output_bytes=16 * 1024)
-        self._task: Task | None = None
 
     @cached_property
     def _harness(self) -> str:
         return _HARNESS_FILE.read_text(encoding="utf-8")
 
-    def reset(self, task: Task) -> State:
+    def _accept(self, task: Task) -> None:
         TestSpec.from_task(task)
-        self._task = task
-        return self.snapshot()
 
-    def snapshot(self) -> State:
-        task = self._current()
-        return State(task_id=task.id, payload=task, fingerprint=TestSpec.from_task(task).fingerprint)
-
-    def restore(self, state: State) -> None:
-        if not isinstance(state.payload, Task):
-            raise ConfigError(f"state for {state.task_id!r} was not made by a coding world model")
-        self._task = state.payload
+    def _fingerprint(self, task: Task) -> str:
+        return TestSpec.from_task(task).fingerprint
 
     def check(self, action: Action) -> CheckResult:
-        spec = TestSpec.from_task(self._current())
+        spec = TestSpec.from_task(self._require_task())
         static = self._static_error(action.content, spec.entry_point)
         if static is not None:
             return CheckResult(
@@ -65,11 +60,6 @@ class CodingWorldModel:
         }
         result = run_python(self._harness, self.policy, {"spec.json": json.dumps(payload)})
         return verdict(result, nonce, tests.sites)
-
-    def _current(self) -> Task:
-        if self._task is None:
-            raise ConfigError("call reset(task) on the coding world model before snapshot or check")
-        return self._task
 
     @staticmethod
     def _instrumented(spec: TestSpec) -> InstrumentedTest:

@@ -30,7 +30,8 @@ from countermem.core import (
     ParseError,
     Task,
 )
-from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions, State
+from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions
+from countermem.domains._simple import TaskCopyWorldModel
 from countermem.domains.smt._encode_catalog import build_catalog
 from countermem.domains.smt._encode_problems import Problem, Value
 from countermem.domains.smt._encode_script import EncodingScript, read_encoding
@@ -104,25 +105,18 @@ def judge_encoding(problem: Problem, script: EncodingScript, outcome: ProcessOut
     return CheckResult(utility=utility, passed=False, completed=True, status="wrong", cost=cost, details=details[:1500])
 
 
-class SMTEncodeWorldModel:
+class SMTEncodeWorldModel(TaskCopyWorldModel):
+    foreign_state_message = "this State was not made by an smt-encode world model"
+
     def __init__(self, benchmark: SMTEncode) -> None:
+        super().__init__()
         self._benchmark = benchmark
-        self._task: Task | None = None
 
-    def reset(self, task: Task) -> State:
+    def _accept(self, task: Task) -> None:
         self._benchmark.problem_for(task)
-        self._task = task
-        return self.snapshot()
 
-    def snapshot(self) -> State:
-        task = self._require_task()
-        digest = hashlib.sha256(f"{task.id}\n{task.prompt}".encode()).hexdigest()
-        return State(task_id=task.id, payload=task, fingerprint=digest)
-
-    def restore(self, state: State) -> None:
-        if not isinstance(state.payload, Task):
-            raise ConfigError("this State was not made by an smt-encode world model")
-        self._task = state.payload
+    def _fingerprint(self, task: Task) -> str:
+        return hashlib.sha256(f"{task.id}\n{task.prompt}".encode()).hexdigest()
 
     def check(self, action: Action) -> CheckResult:
         task = self._require_task()
@@ -147,11 +141,6 @@ class SMTEncodeWorldModel:
         }
         outcome = run_runner(request, timeout_s + HARD_MARGIN_S)
         return judge_encoding(problem, script, outcome, timeout_s)
-
-    def _require_task(self) -> Task:
-        if self._task is None:
-            raise ConfigError("call reset(task) before snapshot() or check()")
-        return self._task
 
 
 class SMTEncode(Benchmark):

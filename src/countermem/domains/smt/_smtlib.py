@@ -40,7 +40,8 @@ from countermem.core import (
     ParseError,
     Task,
 )
-from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions, State
+from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions
+from countermem.domains._simple import TaskCopyWorldModel
 from countermem.domains.smt._gold import gold_table
 from countermem.domains.smt._instances import (
     RENDER_CHAR_LIMIT,
@@ -129,27 +130,20 @@ def judge_strategy_reply(
     )
 
 
-class SMTLibWorldModel:
+class SMTLibWorldModel(TaskCopyWorldModel):
     """Judges strategies on one instance; stateless between checks apart from the task."""
 
+    foreign_state_message = "this State was not made by an smtlib world model"
+
     def __init__(self, benchmark: SMTLib) -> None:
+        super().__init__()
         self._benchmark = benchmark
-        self._task: Task | None = None
 
-    def reset(self, task: Task) -> State:
+    def _accept(self, task: Task) -> None:
         self._benchmark.instance_for(task)
-        self._task = task
-        return self.snapshot()
 
-    def snapshot(self) -> State:
-        task = self._require_task()
-        digest = hashlib.sha256(f"{task.id}:{task.metadata.get('sha256', '')}".encode()).hexdigest()
-        return State(task_id=task.id, payload=task, fingerprint=digest)
-
-    def restore(self, state: State) -> None:
-        if not isinstance(state.payload, Task):
-            raise ConfigError("this State was not made by an smtlib world model")
-        self._task = state.payload
+    def _fingerprint(self, task: Task) -> str:
+        return hashlib.sha256(f"{task.id}:{task.metadata.get('sha256', '')}".encode()).hexdigest()
 
     def check(self, action: Action) -> CheckResult:
         task = self._require_task()
@@ -180,11 +174,6 @@ class SMTLibWorldModel:
         outcome = run_runner(request, timeout_s + HARD_MARGIN_S)
         declared = str(task.metadata.get("declared_status", instance.status))
         return judge_strategy_reply(outcome, declared, effort_budget, timeout_s), outcome.reply
-
-    def _require_task(self) -> Task:
-        if self._task is None:
-            raise ConfigError("call reset(task) before snapshot() or check()")
-        return self._task
 
 
 class SMTLib(Benchmark):
