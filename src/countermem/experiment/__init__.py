@@ -1,6 +1,7 @@
 """Experiments: task selection, runs, run directories, metrics and reports."""
 
 from countermem.experiment._metrics import PerTask, RunMetrics, TokenSplit, compute_metrics
+from countermem.experiment._paired import PairedMeasures, Spread, paired_measures, spread
 from countermem.experiment._report import write_run_report
 from countermem.experiment._rundir import RunDir, package_versions, read_transcript
 from countermem.experiment._runner import RunConfig, run_tasks, select_tasks
@@ -13,14 +14,18 @@ from countermem.experiment._simulation import (
     is_generator_prompt,
     simulated_llm_for,
 )
+from countermem.experiment._stages import StageReport
 
 __all__ = [
     "DEFAULT_UNIVERSAL_RATE",
+    "PairedMeasures",
     "PerTask",
     "RunConfig",
     "RunDir",
     "RunMetrics",
     "Simulation",
+    "Spread",
+    "StageReport",
     "TaskIndex",
     "TokenSplit",
     "compute_metrics",
@@ -28,9 +33,11 @@ __all__ = [
     "is_generator_prompt",
     "oracle_script",
     "package_versions",
+    "paired_measures",
     "read_transcript",
     "run_tasks",
     "select_tasks",
     "simulated_llm_for",
+    "spread",
     "write_run_report",
 ]
