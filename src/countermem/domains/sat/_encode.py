@@ -19,16 +19,15 @@ import time
 from countermem.core import (
     Action,
     CheckResult,
-    CheckStatus,
     ConfigError,
-    Cost,
     Facts,
     FactValue,
     ParseError,
     Task,
 )
-from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions, State
+from countermem.domains._protocol import Availability
 from countermem.domains.sat._answer import count_literal_tokens, is_unsat_claim
+from countermem.domains.sat._base import SolverBenchmark, SolverWorldModel, timed_result
 from countermem.domains.sat._catalog import PROBLEMS, partners, problem_by_id
 from countermem.domains.sat._cnf import CNF, parse_dimacs, strip_fence
 from countermem.domains.sat._problems import EncodeProblem
@@ -46,58 +45,34 @@ def task_problem(task: Task) -> EncodeProblem:
     return problem
 
 
-def _result(
-    status: CheckStatus, utility: float, details: str, started: float, *, completed: bool = True
-) -> CheckResult:
-    return CheckResult(
-        utility=utility,
-        passed=status == "passed",
-        completed=completed,
-        status=status,
-        details=details,
-        cost=Cost(seconds=time.perf_counter() - started, calls=1),
-    )
-
-
-class SATEncodeWorldModel:
+class SATEncodeWorldModel(SolverWorldModel):
     """Judges CNF encodings of one problem; the state is the (immutable) problem."""
 
-    def __init__(self, budget: SolverBudget | None = None) -> None:
-        self.budget = budget or SolverBudget()
-        self._state: State | None = None
+    payload_type = EncodeProblem
 
-    def reset(self, task: Task) -> State:
+    def _payload(self, task: Task) -> tuple[EncodeProblem, str]:
         problem = task_problem(task)
-        self._state = State(task_id=task.id, payload=problem, fingerprint=problem.fingerprint())
-        return self._state
-
-    def snapshot(self) -> State:
-        return self._current()
-
-    def restore(self, state: State) -> None:
-        if not isinstance(state.payload, EncodeProblem):
-            raise ConfigError(f"state for {state.task_id!r} was not made by a SATEncodeWorldModel")
-        self._state = state
+        return problem, problem.fingerprint()
 
     def check(self, action: Action) -> CheckResult:
         started = time.perf_counter()
         problem: EncodeProblem = self._current().payload
         if is_unsat_claim(action.content):
-            return _result(
+            return timed_result(
                 "wrong", 0.0, "wrong: every sat-encode problem has a solution; answer with a CNF.", started
             )
         try:
             cnf = parse_dimacs(strip_fence(action.content))
         except ParseError as error:
-            return _result("error", 0.0, f"malformed CNF: {error}", started)
+            return timed_result("error", 0.0, f"malformed CNF: {error}", started)
         outcome = solve(cnf.clauses, self.budget)
         if outcome.status == "unknown":
-            return _result(
+            return timed_result(
                 "timeout", 0.0, f"the CNF could not be solved: {outcome.reason}.", started, completed=False
             )
         note = _header_note(cnf)
         if outcome.status == "unsat":
-            return _result(
+            return timed_result(
                 "wrong",
                 0.0,
                 "wrong: your CNF is unsatisfiable, but the problem has a solution; some clauses "
@@ -108,24 +83,19 @@ class SATEncodeWorldModel:
         total, violated = problem.violations(true_vars)
         decoded = problem.decode(true_vars)
         if not violated:
-            return _result(
+            return timed_result(
                 "passed",
                 1.0,
                 f"correct: the solver's model decodes to a valid solution. {decoded}.{note}",
                 started,
             )
-        return _result(
+        return timed_result(
             "wrong",
             (total - len(violated)) / total,
             f"the solver's model decodes to: {decoded}. {total - len(violated)} of {total} constraints hold; "
             f"violated: {listed_with_limit(violated)}.{note}",
             started,
         )
-
-    def _current(self) -> State:
-        if self._state is None:
-            raise ConfigError("call reset(task) before snapshot() or check()")
-        return self._state
 
 
 def _header_note(cnf: CNF) -> str:
@@ -134,7 +104,7 @@ def _header_note(cnf: CNF) -> str:
     return ""
 
 
-class SATEncode(Benchmark):
+class SATEncode(SolverBenchmark):
     name = "sat-encode"
     domain = "sat"
     description = (
@@ -142,14 +112,6 @@ class SATEncode(Benchmark):
         "placement, scheduling) as DIMACS CNF under a fixed variable numbering; all are satisfiable"
     )
     action_language = "dimacs"
-
-    def __init__(self, options: BenchmarkOptions | None = None) -> None:
-        super().__init__(options)
-
-    def budget(self) -> SolverBudget:
-        if self.options.timeout_s is None:
-            return SolverBudget()
-        return SolverBudget(seconds=self.options.timeout_s)
 
     def availability(self) -> Availability:
         ok, reason = solver_available()

@@ -24,14 +24,13 @@ from countermem.core import (
     CheckResult,
     CheckStatus,
     ConfigError,
-    Cost,
     DataUnavailableError,
     Facts,
     FactValue,
     ParseError,
     Task,
 )
-from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions, State
+from countermem.domains._protocol import Availability, BenchmarkOptions
 from countermem.domains.sat._answer import (
     Assignment,
     UnsatClaim,
@@ -39,6 +38,7 @@ from countermem.domains.sat._answer import (
     is_unsat_claim,
     parse_answer,
 )
+from countermem.domains.sat._base import SolverBenchmark, SolverWorldModel, timed_result
 from countermem.domains.sat._cnf import CNF, parse_dimacs
 from countermem.domains.sat._render import cnf_statistics, render_cnf, violated_clauses_report
 from countermem.domains.sat._satlib_data import FAMILIES, SatlibInstance, load_family, satlib_root
@@ -62,38 +62,14 @@ def task_cnf(task: Task) -> CNF:
     return _cnf_of(dimacs)
 
 
-def _result(
-    status: CheckStatus, utility: float, details: str, started: float, *, completed: bool = True
-) -> CheckResult:
-    return CheckResult(
-        utility=utility,
-        passed=status == "passed",
-        completed=completed,
-        status=status,
-        details=details,
-        cost=Cost(seconds=time.perf_counter() - started, calls=1),
-    )
-
-
-class SATLibWorldModel:
+class SATLibWorldModel(SolverWorldModel):
     """Judges answers to one formula; the state is the formula itself, so a copy is trivial."""
 
-    def __init__(self, budget: SolverBudget | None = None) -> None:
-        self.budget = budget or SolverBudget()
-        self._state: State | None = None
+    payload_type = CNF
 
-    def reset(self, task: Task) -> State:
+    def _payload(self, task: Task) -> tuple[CNF, str]:
         cnf = task_cnf(task)
-        self._state = State(task_id=task.id, payload=cnf, fingerprint=cnf.fingerprint)
-        return self._state
-
-    def snapshot(self) -> State:
-        return self._current()
-
-    def restore(self, state: State) -> None:
-        if not isinstance(state.payload, CNF):
-            raise ConfigError(f"state for {state.task_id!r} was not made by a SATLibWorldModel")
-        self._state = state
+        return cnf, cnf.fingerprint
 
     def check(self, action: Action) -> CheckResult:
         started = time.perf_counter()
@@ -101,37 +77,32 @@ class SATLibWorldModel:
         try:
             answer = parse_answer(action.content, cnf.n_vars)
         except ParseError as error:
-            return _result("error", 0.0, f"malformed answer: {error}", started)
+            return timed_result("error", 0.0, f"malformed answer: {error}", started)
         if isinstance(answer, UnsatClaim):
             return self._check_unsat_claim(cnf, started)
         satisfied = cnf.satisfied(answer.true_literals)
         utility = sum(satisfied) / len(satisfied) if satisfied else 1.0
         status: CheckStatus = "passed" if all(satisfied) else "wrong"
-        return _result(status, utility, violated_clauses_report(cnf, satisfied), started)
+        return timed_result(status, utility, violated_clauses_report(cnf, satisfied), started)
 
     def _check_unsat_claim(self, cnf: CNF, started: float) -> CheckResult:
         outcome = solve(cnf.clauses, self.budget)
         if outcome.status == "unsat":
-            return _result("passed", 1.0, "correct: the solver proved the formula unsatisfiable.", started)
+            return timed_result("passed", 1.0, "correct: the solver proved the formula unsatisfiable.", started)
         if outcome.status == "sat":
-            return _result(
+            return timed_result(
                 "wrong",
                 0.0,
                 "wrong: the formula is satisfiable (the solver found a model); give an assignment instead.",
                 started,
             )
-        return _result(
+        return timed_result(
             "timeout",
             0.0,
             f"the UNSAT claim could not be checked: {outcome.reason}.",
             started,
             completed=False,
         )
-
-    def _current(self) -> State:
-        if self._state is None:
-            raise ConfigError("call reset(task) before snapshot() or check()")
-        return self._state
 
 
 def gold_answer(instance: SatlibInstance) -> str:
@@ -156,7 +127,7 @@ def gold_answer(instance: SatlibInstance) -> str:
     ).to_text()
 
 
-class SATLib(Benchmark):
+class SATLib(SolverBenchmark):
     name = "satlib"
     domain = "sat"
     description = (
@@ -168,11 +139,6 @@ class SATLib(Benchmark):
     def __init__(self, options: BenchmarkOptions | None = None) -> None:
         super().__init__(options)
         self._by_shape: dict[str, list[Task]] | None = None
-
-    def budget(self) -> SolverBudget:
-        if self.options.timeout_s is None:
-            return SolverBudget()
-        return SolverBudget(seconds=self.options.timeout_s)
 
     def availability(self) -> Availability:
         ok, reason = solver_available()
