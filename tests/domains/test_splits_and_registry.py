@@ -39,3 +39,14 @@ def test_registry_names_twelve_benchmarks_in_six_domains() -> None:
     assert all(len(benchmark_names(d)) == 2 for d in DOMAINS)
     with pytest.raises(ConfigError, match="unknown benchmark"):
         load_benchmark("nope")
+
+
+def test_coarse_environments_still_fill_every_split() -> None:
+    tasks = [
+        Task(id=f"{env}-{i}", benchmark="b", domain="d", prompt="p", environment=env)
+        for env, n in (("a", 800), ("b", 800), ("c", 800), ("d", 80))
+        for i in range(n)
+    ]
+    for seed in range(5):
+        counts = split_tasks(tasks, seed=seed).counts()
+        assert all(value >= 80 for value in counts.values()), counts

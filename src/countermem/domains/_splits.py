@@ -2,7 +2,10 @@
 
 Where tasks name an environment (a database, an import set), whole environments go to one
 split, so that no held-out task shares an environment with a task memory was built on; this
-follows the paper's 35 construction and 34 non-overlapping evaluation databases.
+follows the paper's 35 construction and 34 non-overlapping evaluation databases. Groups are
+placed largest first (ties in a seeded order), each into the split furthest below its target
+share, so that coarse environments (a handful of large groups) still give every split tasks
+whenever there are at least three groups.
 """
 
 from __future__ import annotations
@@ -46,13 +49,12 @@ def split_tasks(
         groups[key].append(task)
     keys = sorted(groups)
     rng.shuffle(keys)
+    keys.sort(key=lambda k: len(groups[k]), reverse=True)
     total = len(tasks)
-    targets = (fractions[0] * total, (fractions[0] + fractions[1]) * total)
+    targets = [f * total for f in fractions]
     out: tuple[list[Task], list[Task], list[Task]] = ([], [], [])
-    placed = 0
     for key in keys:
-        group = groups[key]
-        index = 0 if placed < targets[0] else (1 if placed < targets[1] else 2)
-        out[index].extend(group)
-        placed += len(group)
+        deficits = [targets[i] - len(out[i]) for i in range(3)]
+        index = max(range(3), key=lambda i: (deficits[i], -i))
+        out[index].extend(groups[key])
     return Splits(construct=tuple(out[0]), train=tuple(out[1]), heldout=tuple(out[2]))
