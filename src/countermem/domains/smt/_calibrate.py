@@ -16,8 +16,9 @@ import sys
 import time
 from pathlib import Path
 
+from countermem.domains.smt._base import DEFAULT_TIMEOUT_S, EFFORT_PER_SECOND
 from countermem.domains.smt._gold import GOLD_FILE, GoldEntry, GoldTable
-from countermem.domains.smt._smtlib import DEFAULT_TIMEOUT_S, EFFORT_PER_SECOND, SMTLib
+from countermem.domains.smt._smtlib import SMTLib
 from countermem.domains.smt._strategy import parse_strategy
 
 EARLY_STOP_UTILITY = 0.95

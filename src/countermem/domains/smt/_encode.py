@@ -20,7 +20,6 @@ from importlib import resources
 
 from countermem.core import (
     Action,
-    CheckerUnavailableError,
     CheckResult,
     ConfigError,
     Cost,
@@ -30,16 +29,14 @@ from countermem.core import (
     ParseError,
     Task,
 )
-from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions
+from countermem.domains._protocol import Availability
 from countermem.domains._simple import TaskCopyWorldModel
+from countermem.domains.smt._base import Z3Benchmark, require_z3, run_budgeted, usable_reply, z3_availability
 from countermem.domains.smt._encode_catalog import build_catalog
 from countermem.domains.smt._encode_problems import Problem, Value
 from countermem.domains.smt._encode_script import EncodingScript, read_encoding
-from countermem.domains.smt._process import DEFAULT_MEMORY_MB, ProcessOutcome, run_runner
+from countermem.domains.smt._process import ProcessOutcome
 
-DEFAULT_TIMEOUT_S = 5.0
-HARD_MARGIN_S = 2.0
-EFFORT_PER_SECOND = 5_000_000
 GOLD_FOLDER = "encode_gold"
 _INT_SORTS = ("Int", "Real")
 
@@ -67,19 +64,10 @@ def _accepts(sort_text: str, wanted: str) -> bool:
 
 
 def judge_encoding(problem: Problem, script: EncodingScript, outcome: ProcessOutcome, timeout_s: float) -> CheckResult:
+    reply = usable_reply(outcome, f"{timeout_s:g} s")
+    if isinstance(reply, CheckResult):
+        return reply
     cost = Cost(seconds=outcome.wall_seconds, calls=1)
-    reply = outcome.reply
-    if outcome.killed:
-        return CheckResult(utility=0.0, passed=False, completed=False, status="timeout", cost=cost,
-                           details=f"killed after {outcome.wall_seconds:.2f} s (budget {timeout_s:g} s)")
-    if reply is None:
-        return CheckResult(utility=0.0, passed=False, completed=False, status="error", cost=cost,
-                           details=f"the checking process died (exit {outcome.returncode}): "
-                                   f"{outcome.stderr_tail.strip()[-200:]}")
-    if reply.answer == "error":
-        own_fault = reply.error_kind == "action"
-        return CheckResult(utility=0.0, passed=False, completed=own_fault, status="error", cost=cost,
-                           details=reply.error if own_fault else f"checker failure ({reply.error_kind}): {reply.error}")
     if reply.answer == "unknown":
         return CheckResult(utility=0.0, passed=False, completed=False, status="timeout", cost=cost,
                            details=f"z3 could not decide the encoding in budget ({reply.reason})")
@@ -131,40 +119,18 @@ class SMTEncodeWorldModel(TaskCopyWorldModel):
             if var.name in script.constants and _accepts(script.constants[var.name], var.sort)
         ]
         timeout_s = self._benchmark.timeout_s
-        request: dict[str, object] = {
-            "mode": "encode",
-            "script": script.text,
-            "answers": answers,
-            "timeout_ms": int(timeout_s * 1000),
-            "rlimit": int(timeout_s * EFFORT_PER_SECOND),
-            "memory_mb": DEFAULT_MEMORY_MB,
-        }
-        outcome = run_runner(request, timeout_s + HARD_MARGIN_S)
+        outcome = run_budgeted({"mode": "encode", "script": script.text, "answers": answers}, timeout_s)
         return judge_encoding(problem, script, outcome, timeout_s)
 
 
-class SMTEncode(Benchmark):
+class SMTEncode(Z3Benchmark):
     name = "smt-encode"
     domain = "smt"
     description = "Encode a small word problem (scheduling, seating, puzzles, packing) in SMT-LIB 2 for z3"
     action_language = "smt2"
 
-    def __init__(self, options: BenchmarkOptions | None = None) -> None:
-        super().__init__(options)
-
-    @property
-    def timeout_s(self) -> float:
-        value = self.options.timeout_s if self.options.timeout_s is not None else DEFAULT_TIMEOUT_S
-        if value <= 0:
-            raise ConfigError(f"timeout_s must be positive, got {value}")
-        return float(value)
-
     def availability(self) -> Availability:
-        try:
-            import z3  # noqa: F401
-        except ImportError as error:
-            return Availability(False, f"z3 is not installed ({error}): pip install 'countermem[domains]'")
-        return Availability(True)
+        return z3_availability()
 
     def problem_for(self, task: Task) -> Problem:
         problem = catalog().get(task.id)
@@ -192,10 +158,7 @@ class SMTEncode(Benchmark):
         ]
 
     def world_model(self) -> SMTEncodeWorldModel:
-        try:
-            import z3  # noqa: F401
-        except ImportError as error:
-            raise CheckerUnavailableError(f"z3 is not installed ({error}): pip install 'countermem[domains]'") from error
+        require_z3()
         return SMTEncodeWorldModel(self)
 
     def gold_action(self, task: Task) -> Action:

@@ -40,8 +40,17 @@ from countermem.core import (
     ParseError,
     Task,
 )
-from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions
+from countermem.domains._protocol import Availability, BenchmarkOptions
 from countermem.domains._simple import TaskCopyWorldModel
+from countermem.domains.smt._base import (
+    HARD_MARGIN_S,
+    Z3Benchmark,
+    effort_for,
+    require_z3,
+    run_budgeted,
+    usable_reply,
+    z3_availability,
+)
 from countermem.domains.smt._gold import gold_table
 from countermem.domains.smt._instances import (
     RENDER_CHAR_LIMIT,
@@ -54,14 +63,9 @@ from countermem.domains.smt._instances import (
     select_instances,
     size_bucket,
 )
-from countermem.domains.smt._process import DEFAULT_MEMORY_MB, ProcessOutcome, RunnerReply, run_runner
+from countermem.domains.smt._process import ProcessOutcome, RunnerReply
 from countermem.domains.smt._strategy import Strategy, parse_strategy
 
-DEFAULT_TIMEOUT_S = 5.0
-EFFORT_PER_SECOND = 5_000_000
-HARD_MARGIN_S = 2.0
-"""Seconds past the budget before the checking process is killed: interpreter start-up,
-reading the instance and validating a model happen outside z3's own timeout."""
 WRONG_STRATEGY = "fail"
 """z3's `fail` tactic gives up on every goal: a strategy known to solve nothing."""
 
@@ -79,24 +83,10 @@ def judge_strategy_reply(
     outcome: ProcessOutcome, declared: str, effort_budget: int, timeout_s: float
 ) -> CheckResult:
     """Turn the checking process's reply into a CheckResult (see the module docstring)."""
+    reply = usable_reply(outcome, f"{timeout_s:g} s + {HARD_MARGIN_S:g} s margin")
+    if isinstance(reply, CheckResult):
+        return reply
     cost = Cost(seconds=outcome.wall_seconds, calls=1)
-    reply = outcome.reply
-    if outcome.killed:
-        return CheckResult(
-            utility=0.0, passed=False, completed=False, status="timeout", cost=cost,
-            details=f"killed after {outcome.wall_seconds:.2f} s (budget {timeout_s:g} s + {HARD_MARGIN_S:g} s margin)",
-        )
-    if reply is None:
-        return CheckResult(
-            utility=0.0, passed=False, completed=False, status="error", cost=cost,
-            details=f"the checking process died (exit {outcome.returncode}): {outcome.stderr_tail.strip()[-200:]}",
-        )
-    if reply.answer == "error":
-        own_fault = reply.error_kind == "action"
-        return CheckResult(
-            utility=0.0, passed=False, completed=own_fault, status="error", cost=cost,
-            details=reply.error if own_fault else f"checker failure ({reply.error_kind}): {reply.error}",
-        )
     if reply.answer == "unknown":
         if _incomplete(reply.reason) or reply.effort >= effort_budget:
             return CheckResult(
@@ -161,22 +151,18 @@ class SMTLibWorldModel(TaskCopyWorldModel):
         instance = self._benchmark.instance_for(task)
         path = instance_file(self._benchmark.folder, instance)
         timeout_s = self._benchmark.timeout_s
-        effort_budget = int(timeout_s * EFFORT_PER_SECOND)
-        request: dict[str, object] = {
+        fields: dict[str, object] = {
             "mode": "strategy",
             "instance": str(path),
             "logic": instance.logic,
             "strategy": strategy.to_json(),
-            "timeout_ms": int(timeout_s * 1000),
-            "rlimit": effort_budget,
-            "memory_mb": DEFAULT_MEMORY_MB,
         }
-        outcome = run_runner(request, timeout_s + HARD_MARGIN_S)
+        outcome = run_budgeted(fields, timeout_s)
         declared = str(task.metadata.get("declared_status", instance.status))
-        return judge_strategy_reply(outcome, declared, effort_budget, timeout_s), outcome.reply
+        return judge_strategy_reply(outcome, declared, effort_for(timeout_s), timeout_s), outcome.reply
 
 
-class SMTLib(Benchmark):
+class SMTLib(Z3Benchmark):
     name = "smtlib"
     domain = "smt"
     description = "Pick a z3 tactic strategy that decides a real SMT-LIB 2.6 instance within a time budget"
@@ -188,21 +174,13 @@ class SMTLib(Benchmark):
         self._tasks: list[Task] | None = None
 
     @property
-    def timeout_s(self) -> float:
-        value = self.options.timeout_s if self.options.timeout_s is not None else DEFAULT_TIMEOUT_S
-        if value <= 0:
-            raise ConfigError(f"timeout_s must be positive, got {value}")
-        return float(value)
-
-    @property
     def folder(self) -> Path:
         return data_folder(self.options.data_dir)
 
     def availability(self) -> Availability:
-        try:
-            import z3  # noqa: F401
-        except ImportError as error:
-            return Availability(False, f"z3 is not installed ({error}): pip install 'countermem[domains]'")
+        z3_present = z3_availability()
+        if not z3_present.available:
+            return z3_present
         try:
             self.tasks()
         except CountermemError as error:
@@ -255,10 +233,7 @@ class SMTLib(Benchmark):
         return list(self._tasks)
 
     def world_model(self) -> SMTLibWorldModel:
-        try:
-            import z3  # noqa: F401
-        except ImportError as error:
-            raise CheckerUnavailableError(f"z3 is not installed ({error}): pip install 'countermem[domains]'") from error
+        require_z3()
         return SMTLibWorldModel(self)
 
     def gold_action(self, task: Task) -> Action:
@@ -309,7 +284,7 @@ class SMTLib(Benchmark):
                 f"Nonlinear arithmetic: {'yes' if stats.uses_nonlinear else 'no'}    quantifiers: "
                 f"{'yes' if stats.has_quantifiers else 'no'}    widest bit-vector: {stats.bit_width or '-'}"
             ),
-            f"Budget: {self.timeout_s:g} s wall clock and {int(self.timeout_s * EFFORT_PER_SECOND):,} z3 effort units.",
+            f"Budget: {self.timeout_s:g} s wall clock and {effort_for(self.timeout_s):,} z3 effort units.",
         ]
         if note:
             lines.append(f"Source note: {note}")
