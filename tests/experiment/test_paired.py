@@ -92,18 +92,21 @@ def memory_plan(tasks: list[Task]) -> dict[str, list[str | None]]:
 
 
 def build_pair(
-    benchmark: Benchmark, root: Path, *, seed: int = 0, simulated: bool = False, **without_kw: object
+    benchmark: Benchmark, root: Path, *, seed: int = 0, simulated: bool = False,
+    with_dir: Path | None = None, without_dir: Path | None = None, **without_kw: object,
 ) -> tuple[Path, Path]:
-    """A memory run and its no-memory twin of the six-role scenario, under root/memory, root/none."""
+    """A memory run and its no-memory twin of the six-role scenario (default root/memory, root/none)."""
+    with_dir = with_dir or root / "memory"
+    without_dir = without_dir or root / "none"
     with_config = make_config(seed=seed, stage="evaluate", memory={"selector": "fake", "k": 3})
     tasks = select_tasks(benchmark, with_config)
-    run_tasks(with_config, scripted_model(tasks), benchmark, tasks, RunDir(root / "memory"),
+    run_tasks(with_config, scripted_model(tasks), benchmark, tasks, RunDir(with_dir),
               memory=FakeMemory(memory_plan(tasks)), simulated=simulated)
     plain_config = make_config(seed=seed, **without_kw)
     plain_tasks = tasks[: plain_config.limit] if plain_config.limit is not None else tasks
-    run_tasks(plain_config, scripted_model(tasks), benchmark, plain_tasks, RunDir(root / "none"),
+    run_tasks(plain_config, scripted_model(tasks), benchmark, plain_tasks, RunDir(without_dir),
               simulated=simulated)
-    return root / "memory", root / "none"
+    return with_dir, without_dir
 
 
 def test_paired_measures_have_the_scenario_values(toy_benchmark, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

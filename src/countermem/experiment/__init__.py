@@ -15,9 +15,19 @@ from countermem.experiment._simulation import (
     simulated_llm_for,
 )
 from countermem.experiment._stages import StageReport
+from countermem.experiment._study_report import (
+    BASELINE_METHOD,
+    STUDY_LAYOUT,
+    StudyRow,
+    collect_rows,
+    domain_of,
+    write_study_report,
+)
 
 __all__ = [
+    "BASELINE_METHOD",
     "DEFAULT_UNIVERSAL_RATE",
+    "STUDY_LAYOUT",
     "PairedMeasures",
     "PerTask",
     "RunConfig",
@@ -26,10 +36,13 @@ __all__ = [
     "Simulation",
     "Spread",
     "StageReport",
+    "StudyRow",
     "TaskIndex",
     "TokenSplit",
+    "collect_rows",
     "compute_metrics",
     "derive_condition",
+    "domain_of",
     "is_generator_prompt",
     "oracle_script",
     "package_versions",
@@ -40,4 +53,5 @@ __all__ = [
     "simulated_llm_for",
     "spread",
     "write_run_report",
+    "write_study_report",
 ]

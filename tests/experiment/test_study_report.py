@@ -1,0 +1,79 @@
+"""The study report over a small study folder of real toy runs (the six-role scenario of test_paired:
+per seed 1 rescued, 2 broken, 3 harmful of 5 selected uses; memory 3/6 solved, none 4/6)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_paired import build_pair
+
+from countermem.core import ConfigError
+from countermem.experiment import collect_rows, write_study_report
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def build_study(benchmark, root: Path, seeds: tuple[int, ...] = (0, 1), simulated_seeds: tuple[int, ...] = ()) -> Path:  # type: ignore[no-untyped-def]
+    for seed in seeds:
+        leaf = Path("react") / "toy-add" / f"seed-{seed}"
+        build_pair(benchmark, root, seed=seed, simulated=seed in simulated_seeds,
+                   with_dir=root / "fake" / leaf, without_dir=root / "none" / leaf)
+    return root
+
+
+def test_collect_rows_pairs_each_method_with_its_none_twin(toy_benchmark, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    rows = collect_rows(build_study(toy_benchmark, tmp_path), domains={"toy-add": "math"})
+    assert [(r.method, r.seed) for r in rows] == [("fake", 0), ("fake", 1), ("none", 0), ("none", 1)]
+    assert all(r.domain == "math" and r.agent == "react" for r in rows)
+    fake = [r for r in rows if r.method == "fake"]
+    assert all(r.paired is not None and (r.paired.rescued, r.paired.broken) == (1, 2) for r in fake)
+    assert all(r.paired is None for r in rows if r.method == "none")
+    assert collect_rows(tmp_path)[0].domain == "other"  # not in the registry, no mapping given
+
+
+def test_study_report_tables_plots_and_html(toy_benchmark, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    rows = collect_rows(build_study(toy_benchmark, tmp_path / "study"), domains={"toy-add": "math"})
+    md_path, html_path = write_study_report(tmp_path / "out", rows)
+    md = md_path.read_text()
+    assert md.startswith("# Study report\n") and "SIMULATED" not in md
+    assert "| none | react | 66.7 ± 0.0 (n=2) | 66.7 |" in md
+    assert "| fake | react | 50.0 ± 0.0 (n=2) | 50.0 |" in md
+    assert "| fake | react | toy-add | 12 | 2 | 4 | -16.7 ± 0.0 (n=2) | 0.60 (6/10) | 0.67 (8/12) | 0.33 (4/12) |" in md
+    assert "| fake | +2 / -4 (of 12) |" in md
+    assert "| fake | react | toy-add | 0.33 | 1.33 |" in md  # evaluator calls, failed attempts per solved
+    pngs = ["success_by_method.png", "rescued_broken_by_domain.png", "harmful_use_by_method.png"]
+    for name in pngs:
+        data = (tmp_path / "out" / name).read_bytes()
+        assert data.startswith(PNG_MAGIC) and len(data) > 1000
+        assert f"]({name})" in md
+    page = html_path.read_text()
+    assert page.count("src='data:image/png;base64,") == 3 and page.count("<table>") == 7
+    assert "http" not in page and "<script" not in page and "<link" not in page
+    assert "<td>0.60 (6/10)</td>" in page
+
+
+def test_simulated_runs_are_labelled(toy_benchmark, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    rows = collect_rows(build_study(toy_benchmark, tmp_path / "all", seeds=(0,), simulated_seeds=(0,)))
+    md = write_study_report(tmp_path / "out-all", rows)[0].read_text()
+    assert md.startswith("# Study report (SIMULATED backbone")
+    table_rows = [line for line in md.splitlines() if line.startswith("| fake") or line.startswith("| none")]
+    assert table_rows and all("(SIMULATED)" in line for line in table_rows)
+    mixed = collect_rows(build_study(toy_benchmark, tmp_path / "mixed", simulated_seeds=(1,)))
+    md_path, html_path = write_study_report(tmp_path / "out-mixed", mixed)
+    md = md_path.read_text()
+    assert md.startswith("# Study report (contains SIMULATED runs")
+    assert "| none | react | 66.7 (n=1) | 66.7 |" in md  # seed 0, real
+    assert "| none (SIMULATED) | react | 66.7 (n=1) | 66.7 |" in md  # seed 1 kept apart, not averaged in
+    assert "<h1>Study report (contains SIMULATED runs" in html_path.read_text()
+
+
+def test_collect_rows_refuses_empty_and_misplaced_runs(toy_benchmark, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ConfigError, match="no run directories in the study layout"):
+        collect_rows(tmp_path / "empty")
+    root = tmp_path / "misplaced"
+    build_pair(toy_benchmark, root, with_dir=root / "fake" / "reflexion" / "toy-add" / "seed-0",
+               without_dir=root / "none" / "reflexion" / "toy-add" / "seed-0")
+    with pytest.raises(ConfigError, match="agent 'react', folder says 'reflexion'"):
+        collect_rows(root)
