@@ -14,7 +14,6 @@ import random
 from functools import cached_property
 
 from countermem.core import Action, DataUnavailableError, Task
-from countermem.domains._protocol import Availability
 from countermem.domains.fv._benchmark import WRONG_PROOF, CoqBenchmark
 from countermem.domains.fv._lemma_files import LemmaFile, data_files, parse_lemma_file, read_data_text
 from countermem.domains.fv._problem import CoqProblem
@@ -46,15 +45,8 @@ class CoqBasics(CoqBenchmark):
             parse_lemma_file(name[: -len(".v")], read_data_text(name)) for name in files
         )
 
-    def availability(self) -> Availability:
-        reason = self._coqc_reason()
-        if reason:
-            return Availability(False, reason)
-        try:
-            count = len(self.tasks())
-        except DataUnavailableError as error:
-            return Availability(False, str(error))
-        return Availability(True, f"{count} lemmas, coqc {self.checker_version() or '?'}")
+    def _available_note(self, count: int) -> str:
+        return f"{count} lemmas"
 
     def tasks(self) -> list[Task]:
         return list(self._tasks)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from countermem.core import Action, CheckerUnavailableError, Facts, Task
-from countermem.domains._protocol import Benchmark
+from abc import abstractmethod
+
+from countermem.core import Action, CheckerUnavailableError, DataUnavailableError, Facts, Task
+from countermem.domains._protocol import Availability, Benchmark
 from countermem.domains.fv._coqc import CoqcLimits, coqc_path, coqc_version, run_coqc
 from countermem.domains.fv._facts import coq_facts
 from countermem.domains.fv._problem import CoqProblem
@@ -57,6 +59,20 @@ class CoqBenchmark(Benchmark):
                     "with rlimits alone, pass unsafe_no_sandbox"
                 )
         return None
+
+    def availability(self) -> Availability:
+        reason = self._coqc_reason()
+        if reason:
+            return Availability(False, reason)
+        try:
+            count = len(self.tasks())
+        except DataUnavailableError as error:
+            return Availability(False, str(error))
+        return Availability(True, f"{self._available_note(count)}, coqc {self.checker_version() or '?'}")
+
+    @abstractmethod
+    def _available_note(self, count: int) -> str:
+        """What the benchmark holds, given its task count, for an `Availability` reason."""
 
     def checker_version(self) -> str | None:
         return coqc_version()

@@ -29,7 +29,6 @@ from pathlib import Path
 
 from countermem.core import Action, DataUnavailableError, Task
 from countermem.domains._data import dataset_dir, recorded_checksums, verified_file
-from countermem.domains._protocol import Availability
 from countermem.domains.fv._benchmark import CoqBenchmark
 from countermem.domains.fv._facts import imports_of
 from countermem.domains.fv._lemma_files import read_data_text
@@ -91,16 +90,9 @@ class MiniF2FCoq(CoqBenchmark):
             return folder
         return dataset_dir(DATASET)
 
-    def availability(self) -> Availability:
-        reason = self._coqc_reason()
-        if reason:
-            return Availability(False, reason)
-        try:
-            count = len(self.tasks())
-        except DataUnavailableError as error:
-            return Availability(False, str(error))
+    def _available_note(self, count: int) -> str:
         skipped = ", ".join(f"{n} {why}" for why, n in sorted(self.skipped().items()))
-        return Availability(True, f"{count} statements (skipped: {skipped}), coqc {self.checker_version() or '?'}")
+        return f"{count} statements (skipped: {skipped})"
 
     def tasks(self) -> list[Task]:
         return list(self._loaded[0])
