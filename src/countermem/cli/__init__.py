@@ -7,6 +7,7 @@ import typer
 from countermem.cli._benchmarks import benchmarks
 from countermem.cli._memory import memory_app
 from countermem.cli._models import models_app
+from countermem.cli._report import report
 from countermem.cli._run import run
 from countermem.cli._stages import construct, evaluate, train
 
@@ -21,6 +22,7 @@ app.command()(benchmarks)
 app.command()(construct)
 app.command()(train)
 app.command()(evaluate)
+app.command()(report)
 app.add_typer(models_app, name="models")
 
 app.add_typer(memory_app, name="memory", help="Inspect a memory store.")

@@ -194,9 +194,10 @@ class _Study:
         return (sum(means) / len(means) if means else None), len(means) == len(benchmarks)
 
 
-def _fmt_spread(value: Spread, digits: int = 1) -> str:
+def _fmt_spread(value: Spread, digits: int = 1, signed: bool = False) -> str:
     std = f" ± {value.std:.{digits}f}" if value.std is not None else ""
-    return f"{value.mean:.{digits}f}{std} (n={value.n})"
+    sign = "+" if signed else ""
+    return f"{value.mean:{sign}.{digits}f}{std} (n={value.n})"
 
 
 def _fmt_rate(numerator: int, denominator: int) -> str:
@@ -297,7 +298,7 @@ def _paired_table(study: _Study) -> _Table:
             table.rows.append([
                 method, agent, benchmark, str(sum(p.n_paired for p in paired)),
                 str(sum(p.rescued for p in paired)), str(sum(p.broken for p in paired)),
-                _fmt_spread(spread([p.success_delta for p in paired])),
+                _fmt_spread(spread([p.success_delta for p in paired]), signed=True),
                 _fmt_rate(sum(p.harmful_uses for p in paired), sum(p.selected_uses for p in paired)),
                 _fmt_rate(sum(p.changed_actions for p in paired), comparable),
                 _fmt_rate(sum(p.harmful_changes for p in paired), comparable),
