@@ -32,6 +32,8 @@ def _study(root: Path, split_seed: int) -> dict[str, int]:
     built = construct_memory(construct, settings, llm, bench, select_tasks(bench, construct),
                              RunDir(root / "construct"), simulated=True)
     assert built.report.construction_admitted > 10
+    log = (root / "construct" / "admissions.jsonl").read_text().splitlines()
+    assert len(log) == built.report.construction_failures_seen
     assert built.metrics.simulated
     train = RunConfig(split="train", **base)
     train_selector(train, settings, llm, bench, select_tasks(bench, train), RunDir(root / "train"),

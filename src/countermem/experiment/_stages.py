@@ -14,6 +14,8 @@ their own lines, never inside task-run tokens.
 from __future__ import annotations
 
 import hashlib
+import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
@@ -26,11 +28,13 @@ from countermem.experiment._rundir import RunDir
 from countermem.experiment._runner import ProgressCallback, RunConfig, run_tasks
 from countermem.llm import LLM
 from countermem.memory import (
+    AdmissionReport,
     Admitter,
     AdvisorOptions,
     CounterfactualLearner,
     CounterfactualMemory,
     Generator,
+    Proposal,
     Retriever,
     SQLiteStore,
     make_embedder,
@@ -149,6 +153,7 @@ def construct_memory(
             benchmark.world_model,
             action_language=benchmark.action_language,
             max_alternatives=settings.max_alternatives,
+            on_learned=_admission_log(run_dir),
         )
         metrics = run_tasks(
             _stage_config(config, "construct", settings), llm, benchmark, tasks, run_dir,
@@ -167,6 +172,24 @@ def construct_memory(
     )
     run_dir.write_json("stage.json", report)
     return StageResult(metrics=metrics, report=report)
+
+
+def _admission_log(run_dir: RunDir) -> Callable[[Proposal, AdmissionReport], None]:
+    """Append each failure's proposal (raw LLM text, parse problems) and verdicts to admissions.jsonl."""
+    path = run_dir.path / "admissions.jsonl"
+
+    def write(proposal: Proposal, report: AdmissionReport) -> None:
+        entry = {
+            "task_id": report.task_id,
+            "raw_text": proposal.raw_text,
+            "problems": proposal.problems,
+            "usage": proposal.usage.model_dump(),
+            "report": report.model_dump(mode="json", exclude={"record"}),
+        }
+        with path.open("a") as handle:
+            handle.write(json.dumps(entry) + "\n")
+
+    return write
 
 
 def make_selector(settings: MemorySettings, *, training: bool) -> Selector:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from countermem.core import Action, Advice, CheckResult, Decision, Outcome, Usage
 from countermem.domains import WorldModel
 from countermem.memory._admission import AdmissionReport, Admitter, learn_from_failure
-from countermem.memory._generator import Generator
+from countermem.memory._generator import Generator, Proposal
 
 
 @dataclass
@@ -42,6 +42,7 @@ class CounterfactualLearner:
         action_language: str,
         max_alternatives: int = 4,
         learn_from_submissions: bool = True,
+        on_learned: Callable[[Proposal, AdmissionReport], None] | None = None,
     ) -> None:
         self.generator = generator
         self.admitter = admitter
@@ -49,6 +50,7 @@ class CounterfactualLearner:
         self.action_language = action_language
         self.max_alternatives = max_alternatives
         self.learn_from_submissions = learn_from_submissions
+        self.on_learned = on_learned
         self.stats = ConstructionStats()
         self._learned: dict[str, set[str]] = {}
 
@@ -92,6 +94,8 @@ class CounterfactualLearner:
         self.stats.world_model_calls += report.world_model_calls
         self.stats.generator_usage = self.stats.generator_usage + _minus(self.generator.usage_total, before)
         self.stats.reports.append(report)
+        if self.on_learned is not None:
+            self.on_learned(proposal, report)
 
 
 def _minus(after: Usage, before: Usage) -> Usage:
