@@ -292,3 +292,18 @@ def test_backend_failure_propagates() -> None:
     with pytest.raises(LLMError):
         generator.propose(request())
     assert generator.usage_total == Usage() and generator.calls == 0
+
+
+def test_condition_examples_are_valid_and_true_for_the_decision() -> None:
+    from countermem.core import Facts
+    from countermem.memory import parse_condition
+    from countermem.memory._generator import GENERIC_CONDITION_EXAMPLES, condition_examples
+
+    facts = Facts(values={"tables": ("singer", "concert"), "n_tables": 2, "has_foreign_keys": False,
+                          "db_id": "concert_singer", "weird": ('say "hi"',)})
+    text = condition_examples(facts)
+    examples = [part.strip().strip("`") for part in text.split("`, `")]
+    assert len(examples) == 4
+    for example in examples:
+        assert parse_condition(example).evaluate(facts), example
+    assert condition_examples(Facts(values={})) == GENERIC_CONDITION_EXAMPLES

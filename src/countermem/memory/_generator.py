@@ -70,11 +70,11 @@ action, not a fragment or a diff. Change only what is needed; do not rewrite fro
 For each edit give a one-line rationale and an applicability condition: a checkable requirement \
 on the listed facts of this decision under which the edit is right, and which can be false on a \
 similar-looking task. Write `none` only if the edit is right whatever the facts are.
-Condition language: compare a fact with a value (`n_vars > 20`, `database == "shop"`), test a \
-quoted string in a list fact or a text fact (`"price" in columns`), a true/false fact alone \
-(`has_foreign_keys`), and combine with `and`, `or`, `not` and parentheses. Use only the fact \
-names listed (a list ending in `... +N more` holds more items than shown). A condition that is \
-false for THIS decision is discarded.
+Condition language: compare a fact with a value, test a quoted string in a list fact or a text \
+fact, a true/false fact alone, and combine with `and`, `or`, `not` and parentheses. Examples \
+with this decision's facts: {examples}. Use only the fact names listed (a list ending in \
+`... +N more` holds more items than shown). A condition that is false for THIS decision is \
+discarded.
 
 Answer with at most {n} blocks in exactly this format and nothing else:
 
@@ -248,7 +248,9 @@ def render_generation_prompt(
         if was_cut
     ]
     lang = _fence_tag(request.action_language)
-    system = SYSTEM_TEMPLATE.format(n=request.max_alternatives, lang=lang)
+    system = SYSTEM_TEMPLATE.format(
+        n=request.max_alternatives, lang=lang, examples=condition_examples(request.facts)
+    )
     user = USER_TEMPLATE.format(
         domain=request.domain,
         benchmark=request.benchmark,
@@ -262,6 +264,31 @@ def render_generation_prompt(
         n=request.max_alternatives,
     )
     return [Message(role="system", content=system), Message(role="user", content=user)], truncated
+
+
+GENERIC_CONDITION_EXAMPLES = '`n_vars > 20`, `logic == "QF_LIA"`, `"price" in columns`, `has_foreign_keys`'
+
+
+def condition_examples(facts: Facts) -> str:
+    """Conditions written over the decision's own facts, true here, so that a small model that
+    copies an example at least copies a valid one; generic ones when the facts offer none."""
+    examples: list[str] = []
+    kinds: set[str] = set()
+    for name, value in sorted(facts.values.items()):
+        if isinstance(value, bool):
+            kind, text = "bool", name if value else f"not {name}"
+        elif isinstance(value, int | float):
+            kind, text = "number", f"{name} >= {value}"
+        elif isinstance(value, tuple) and value and '"' not in value[0]:
+            kind, text = "list", f'"{value[0]}" in {name}'
+        elif isinstance(value, str) and value and len(value) <= 40 and '"' not in value:
+            kind, text = "text", f'{name} == "{value}"'
+        else:
+            continue
+        if kind not in kinds:
+            kinds.add(kind)
+            examples.append(f"`{text}`")
+    return ", ".join(examples) if examples else GENERIC_CONDITION_EXAMPLES
 
 
 def _fence_tag(language: str) -> str:
