@@ -142,7 +142,7 @@ def test_reflexion_stops_after_max_trials(toy_benchmark) -> None:  # type: ignor
 
 def test_bare_submit_submits_last_checked(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
     task = toy_benchmark.tasks()[0]
-    agent, events = _agent(toy_benchmark, ["Action: check 2", "Action: submit"])
+    agent, _ = _agent(toy_benchmark, ["Action: check 2", "Action: submit"])
     outcome = agent.run(task)
     assert outcome.solved and outcome.submitted and outcome.parse_errors == 0
     assert outcome.final_action is not None and outcome.final_action.content == "2"
