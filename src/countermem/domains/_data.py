@@ -3,8 +3,9 @@
 Data is read from a data root holding one folder per benchmark, each with a SOURCE.md that
 lists `| file | bytes | sha256 |`. The root is `$COUNTERMEM_DATA_DIR`, else the first
 `shared/data` found beside the working directory or one of its parents (the layout of this
-project's checkouts). A file that does not match its recorded checksum is refused, so a run
-never scores against silently different data.
+project's checkouts). A folder missing there is looked up in the fetch cache, and downloaded into it
+only when fetching is switched on (`_fetch`). A file that does not match its recorded checksum is
+refused, so a run never scores against silently different data.
 """
 
 from __future__ import annotations
@@ -37,17 +38,31 @@ def find_data_root() -> Path | None:
     return None
 
 
-def dataset_dir(name: str) -> Path:
+def dataset_dir(name: str, *, fetch: bool | None = None) -> Path:
+    """The benchmark's data folder: the data root's copy, else a fetched copy in the cache.
+
+    Only with `fetch=True` or `$COUNTERMEM_FETCH=1` does a missing folder get downloaded from its original
+    source (see `_fetch`); by default nothing touches the network.
+    """
     root = find_data_root()
+    if root is not None and (root / name / "SOURCE.md").is_file():
+        return root / name
+    from countermem.domains._fetch import FETCH_ENV, cache_root, fetch_dataset, fetch_enabled
+
+    cached = cache_root() / name
+    if (cached / "SOURCE.md").is_file():
+        return cached
+    if fetch_enabled(fetch):
+        return fetch_dataset(name).folder
+    hint = (
+        f"; or set ${FETCH_ENV}=1 (or pass fetch=True) to download it from its original source into {cached}"
+    )
     if root is None:
         raise DataUnavailableError(
             f"no data root found for {name!r}: set ${DATA_ENV} to a folder that holds "
-            f"'{name}/SOURCE.md' (this project's checkouts use ../shared/data)"
+            f"'{name}/SOURCE.md' (this project's checkouts use ../shared/data)" + hint
         )
-    folder = root / name
-    if not (folder / "SOURCE.md").is_file():
-        raise DataUnavailableError(f"{folder} has no SOURCE.md: benchmark {name!r} data is missing")
-    return folder
+    raise DataUnavailableError(f"{root / name} has no SOURCE.md: benchmark {name!r} data is missing" + hint)
 
 
 def recorded_checksums(folder: Path) -> dict[str, tuple[int, str]]:
