@@ -39,10 +39,14 @@ class Math500(MathBenchmark):
     """MATH-500 (shared part). The environment is the MATH subject, so splits can keep subjects apart.
 
     Task ids come from MATH's own `unique_id` (`test/precalculus/807.json` becomes
-    `math500-precalculus-807`). No lookalikes: a MATH solution is prose, not a program, so there
-    is no honest way to recompute a reference answer after changing the problem; `lookalikes`
-    returns [] for every task.
+    `math500-precalculus-807`). Look-alikes are other MATH-500 problems of the same subject and
+    level whose answer has the same written form (an integer for an integer, an interval for an
+    interval) but a value the judge finds different, so a stored final answer would be wrong on
+    them. No problem is rewritten: a MATH solution is prose, not a program, so a reference answer
+    cannot be recomputed honestly after changing a problem.
     """
+
+    LOOKALIKES_PER_TASK = 3
 
     name = "math500"
     description = "MATH-500 competition problems (LaTeX answers, math-verify equivalence)"
@@ -75,4 +79,22 @@ class Math500(MathBenchmark):
         return Action(content=f"Answer: $\\boxed{{{wrong_answer(self._require_gold(task))}}}$")
 
     def lookalikes(self, task: Task, rng: random.Random) -> list[Task]:
-        return []
+        gold = self._require_gold(task)
+        form = answer_form(gold)
+        level = task.metadata.get("level")
+        pool = [
+            other for other in self.tasks()
+            if other.id != task.id and other.environment == task.environment
+            and other.metadata.get("level") == level and other.gold is not None
+            and answer_form(other.gold) == form
+        ]
+        rng.shuffle(pool)
+        judge = self.judge()
+        found: list[Task] = []
+        for other in pool:
+            assert other.gold is not None
+            if judge.judge(other.gold, gold).verdict == "different":
+                found.append(other)
+            if len(found) == self.LOOKALIKES_PER_TASK:
+                break
+        return found
