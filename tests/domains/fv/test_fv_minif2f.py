@@ -76,7 +76,20 @@ def test_gold_is_honest(minif2f: MiniF2FCoq) -> None:
     without = next(t for t in minif2f.tasks() if t.gold is None)
     with pytest.raises(DataUnavailableError, match="no gold proof"):
         minif2f.gold_action(without)
-    assert minif2f.lookalikes(with_gold[0], random.Random(0)) == []
+
+
+def test_lookalikes_share_family_and_imports_and_break_the_stored_proof(minif2f: MiniF2FCoq) -> None:
+    task = next(t for t in minif2f.tasks() if t.gold is not None and "/mathd_" in t.id)
+    found = minif2f.lookalikes(task, random.Random(0))
+    assert found and found == minif2f.lookalikes(task, random.Random(0))
+    family = "_".join(task.id.rsplit("/", 1)[-1].split("_")[:2])
+    world = minif2f.world_model()
+    for other in found:
+        assert other.environment == task.environment and family in other.id and other.prompt != task.prompt
+        world.reset(other)
+        assert not world.check(minif2f.gold_action(task)).passed
+    unproved = next(t for t in minif2f.tasks() if t.gold is None and t.id.rsplit("/", 1)[-1].startswith("amc12a"))
+    assert all(o.id.rsplit("/", 1)[-1].startswith("amc12a") for o in minif2f.lookalikes(unproved, random.Random(0)))
 
 
 def test_statement_facts(minif2f: MiniF2FCoq) -> None:

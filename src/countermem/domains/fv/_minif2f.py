@@ -12,8 +12,13 @@ tests). Proofs may use the axioms of the standard library the task imports (the 
 rest on axioms) and the `Parameter`/`Axiom` a task's own context declares (`amc12a_2016_p3`
 declares `Rfloor`); see `AxiomPolicy`. `audit_status` in a task's metadata repeats the source's
 expert audit (`no changes`, `syntax improvement`, `reformulation`, `wrong`, or `not audited`);
-we keep every compiling statement and do not judge them ourselves. `lookalikes` returns [] on
-purpose: we know of no pairs where a correction provably transfers wrongly.
+we keep every compiling statement and do not judge them ourselves.
+
+Look-alikes of a task are statements of the same competition family (`mathd_algebra`,
+`amc12a`, `imo`, ...) with the same imports and a different statement. Where the task has one of
+our proofs, only look-alikes on which that stored proof FAILS (checked with coqc) are returned;
+for the other tasks there is no stored proof to check, so the look-alikes are the family
+matches, unverified.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import random
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -33,6 +39,15 @@ from countermem.domains.fv._benchmark import CoqBenchmark
 from countermem.domains.fv._facts import imports_of
 from countermem.domains.fv._lemma_files import read_data_text
 from countermem.domains.fv._problem import CoqProblem
+
+
+def _family(theorem: object) -> str:
+    """`mathd_algebra_10` -> `mathd_algebra`, `amc12a_2019_p12` -> `amc12a`, `imo_1959_p1` -> `imo`."""
+    parts = str(theorem).split("_")
+    if parts[0] == "mathd" and len(parts) > 1:
+        return "_".join(parts[:2])
+    return parts[0]
+
 
 DATASET = "minif2f_coq"
 CHECK_TABLE = "coq_8.16.1_check.tsv"
@@ -157,6 +172,30 @@ class MiniF2FCoq(CoqBenchmark):
                 "audit_status": str(audit_entry["status"]) if audit_entry else "not audited",
             },
         )
+
+    LOOKALIKES_PER_TASK = 3
+
+    def lookalikes(self, task: Task, rng: random.Random) -> list[Task]:
+        family = _family(task.metadata.get("theorem", task.id.rsplit("/", 1)[-1]))
+        pool = [
+            other for other in self.tasks()
+            if other.id != task.id and other.environment == task.environment
+            and _family(str(other.metadata.get("theorem", other.id.rsplit("/", 1)[-1]))) == family
+            and other.prompt != task.prompt
+        ]
+        rng.shuffle(pool)
+        if task.gold is None:
+            return pool[: self.LOOKALIKES_PER_TASK]
+        stored = self.gold_action(task)
+        world = self.world_model()
+        found: list[Task] = []
+        for other in pool:
+            world.reset(other)
+            if not world.check(stored).passed:
+                found.append(other)
+            if len(found) == self.LOOKALIKES_PER_TASK:
+                break
+        return found
 
     def gold_action(self, task: Task) -> Action:
         if task.gold is None:
