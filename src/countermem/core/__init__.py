@@ -23,6 +23,7 @@ from countermem.core._errors import (
     SandboxError,
     StoreError,
 )
+from countermem.core._files import sha256_file
 from countermem.core._hook import Advice, Decision, MemoryHook, Outcome
 from countermem.core._types import (
     Action,
@@ -69,4 +70,5 @@ __all__ = [
     "Usage",
     "parse_record_texts",
     "render_record_text",
+    "sha256_file",
 ]

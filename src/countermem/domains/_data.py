@@ -10,13 +10,13 @@ refused, so a run never scores against silently different data.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from functools import lru_cache
 from pathlib import Path
 
 from countermem.core import DataUnavailableError
+from countermem.core import sha256_file as core_sha256_file
 
 DATA_ENV = "COUNTERMEM_DATA_DIR"
 _ROW = re.compile(r"^\|\s*([^|\s][^|]*?)\s*\|\s*([\d,]+)\s*\|\s*([0-9a-f]{64})\s*\|\s*$")
@@ -80,11 +80,7 @@ def recorded_checksums(folder: Path) -> dict[str, tuple[int, str]]:
 
 @lru_cache(maxsize=256)
 def _sha256(path: Path, size: int, mtime_ns: int) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    return core_sha256_file(path)
 
 
 def sha256_file(path: Path) -> str:

@@ -13,7 +13,6 @@ their own lines, never inside task-run tokens.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from countermem.core import ArtifactMismatchError, ConfigError, Task, Usage
+from countermem.core import sha256_file as file_sha256
 from countermem.domains import Benchmark
 from countermem.experiment._metrics import RunMetrics
 from countermem.experiment._rundir import RunDir
@@ -112,14 +112,6 @@ class StageResult(BaseModel):
 
     metrics: RunMetrics
     report: StageReport
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _stage_config(config: RunConfig, stage: str, settings: MemorySettings) -> RunConfig:

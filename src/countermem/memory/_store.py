@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import json
 import os
 import random
@@ -39,7 +38,7 @@ from typing import IO, Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from countermem.core import CountermemError, StoreError
+from countermem.core import CountermemError, StoreError, sha256_file
 from countermem.memory._record import Record, utc_now
 from countermem.memory._retention import (
     RedundancyIndex,
@@ -169,12 +168,7 @@ class Store(Protocol):
     def stats(self) -> StoreStats: ...
 
 
-def file_sha256(path: str | Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+file_sha256 = sha256_file
 
 
 class SQLiteStore:

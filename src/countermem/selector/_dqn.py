@@ -40,7 +40,7 @@ import torch
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from torch import nn
 
-from countermem.core import ArtifactMismatchError, ConfigError
+from countermem.core import ArtifactMismatchError, ConfigError, sha256_file
 from countermem.selector._observation import (
     CANDIDATE_FEATURES,
     DECISION_FEATURES,
@@ -121,12 +121,7 @@ class TrainStepStats:
     decisions: int
 
 
-def file_sha256(path: str | Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+file_sha256 = sha256_file
 
 
 def _mlp(inputs: int, hidden: tuple[int, ...], outputs: int) -> nn.Sequential:
