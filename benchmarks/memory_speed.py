@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from countermem.core import Action, CheckResult, Facts
-from countermem.memory import render_record
+from countermem.memory import candidate_features, render_record
 from countermem.memory._embedding import Embedder, EmbedderUnavailableError, LexicalEmbedder, MiniLMEmbedder
 from countermem.memory._record import ApplicabilityCondition, Record, RecordSource
 from countermem.memory._retrieval import (
@@ -49,7 +49,7 @@ from countermem.memory._retrieval import (
     record_key_text,
 )
 from countermem.memory._store import SQLiteStore
-from countermem.selector import SKIP, CandidateFeatures, Observation, TopOne
+from countermem.selector import SKIP, Observation, TopOne
 
 TABLES = [
     "customers",
@@ -283,19 +283,7 @@ def topone_selector() -> tuple[Callable[[RetrievalResult], Record | None], str]:
     selector = TopOne()
 
     def select(result: RetrievalResult) -> Record | None:
-        features = tuple(
-            CandidateFeatures(
-                similarity=max(-1.0, min(1.0, c.similarity)),
-                utility_gain=c.record.utility_gain,
-                retrieved=c.record.counters.retrieved,
-                selected=c.record.counters.selected,
-                succeeded=c.record.counters.succeeded,
-                harmed=c.record.counters.harmed,
-                condition_specific=c.condition_specific,
-                same_benchmark=c.same_benchmark,
-            )
-            for c in result.candidates
-        )
+        features = candidate_features(result)
         observation = Observation(n_eligible=max(result.n_eligible, len(features)), candidates=features)
         choice = selector.choose(observation)
         return None if choice == SKIP else result.candidates[choice].record

@@ -16,6 +16,7 @@ from countermem.memory._advisor import (
     AdvisorOptions,
     AdvisorStats,
     CounterfactualMemory,
+    candidate_features,
     observation_for,
     render_record,
 )
@@ -186,6 +187,7 @@ __all__ = [
     "UtilityWeights",
     "Verdict",
     "Victim",
+    "candidate_features",
     "decision_text",
     "file_sha256",
     "jaccard",

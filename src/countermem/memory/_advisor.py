@@ -75,8 +75,9 @@ class _Pending:
     chosen: list[str] = field(default_factory=list)
 
 
-def observation_for(decision: Decision, result: RetrievalResult) -> Observation:
-    candidates = tuple(
+def candidate_features(result: RetrievalResult) -> tuple[CandidateFeatures, ...]:
+    """What the selector may know of each offered record (clipped to its declared ranges)."""
+    return tuple(
         CandidateFeatures(
             similarity=max(-1.0, min(1.0, c.similarity)),
             utility_gain=max(-1.0, min(1.0, c.record.utility_gain)),
@@ -89,6 +90,10 @@ def observation_for(decision: Decision, result: RetrievalResult) -> Observation:
         )
         for c in result.candidates
     )
+
+
+def observation_for(decision: Decision, result: RetrievalResult) -> Observation:
+    candidates = candidate_features(result)
     last = decision.last_result
     return Observation(
         step=decision.step,
