@@ -17,7 +17,14 @@ its `Facts`, its domain and benchmark, and optionally a query embedding the call
    Exact ties left after that go to a fixed pseudo-random key per record id, so the order does
    not depend on insertion order. `rank="random"` replaces the score by a pseudo-random number
    per (seed, query text, record id): seeded, reproducible across processes and on resume, and
-   still condition-filtered.
+   still condition-filtered. `rank="shuffled"` is the "valid records reaching the wrong decision"
+   control: it offers k records drawn from the pool records that the similarity ranking (with the
+   usual condition filter) would NOT offer here, in the same seeded per-(seed, query text, record
+   id) order as `random`, so the draw is reproducible and independent of insertion order. Their
+   conditions are ignored for eligibility (the draw may offer a record whose condition is false
+   here, and `condition_holds` says so), but records are still rendered with their own conditions.
+   `n_eligible` and `any_eligible` still describe the condition filter's pool, as in the other
+   modes. When the pool holds no more than the similarity top-k, shuffled offers nothing.
 
 Speed. Retrieval runs at every decision of every agent, so it keeps an index instead of reading
 and embedding the store each time: per (domain, benchmark) a float32 matrix of key embeddings,
@@ -68,7 +75,7 @@ from countermem.memory._embedding import Embedder, FloatRows, normalize_rows
 from countermem.memory._record import ApplicabilityCondition, Record
 
 RetrievalScope = Literal["domain", "benchmark"]
-RankMode = Literal["similarity", "random"]
+RankMode = Literal["similarity", "random", "shuffled"]
 EligibilityMode = Literal["auto", "exact", "lazy"]
 
 DEFAULT_K = 3
@@ -448,8 +455,8 @@ class Retriever:
             raise ConfigError(f"retrieval must offer at least 1 record, got k={k}")
         if scope not in ("domain", "benchmark"):
             raise ConfigError(f"unknown retrieval scope {scope!r}; choose domain or benchmark")
-        if rank not in ("similarity", "random"):
-            raise ConfigError(f"unknown retrieval rank {rank!r}; choose similarity or random")
+        if rank not in ("similarity", "random", "shuffled"):
+            raise ConfigError(f"unknown retrieval rank {rank!r}; choose similarity, random or shuffled")
         if eligibility not in ("auto", "exact", "lazy"):
             raise ConfigError(f"unknown eligibility mode {eligibility!r}; choose auto, exact or lazy")
         if not math.isfinite(gain_weight) or gain_weight < 0:
@@ -575,6 +582,8 @@ class Retriever:
         t_ranked = perf_counter()
         holds: dict[int, bool] = {}
         chosen, n_eligible, exact, evaluated = self._choose(pool, ranking, query.facts, holds)
+        if self.rank == "shuffled":
+            chosen, ranking = self._shuffled(pool, chosen, query.text)
         sims = pool.exact_similarities(np.asarray(chosen, dtype=np.int64), vector)
         candidates = []
         for rank, position in enumerate(chosen):
@@ -618,6 +627,14 @@ class Retriever:
             return pool.exact_similarities(positions, vector) + gain_weight * pool.gains[positions]
 
         return _Ranking(scores, pool.keys, exact)
+
+    def _shuffled(self, pool: _Pool, offered: list[int], text: str) -> tuple[list[int], _Ranking]:
+        """k pool positions outside `offered` (the similarity choice), in the seeded per-record order."""
+        draw = _uniform(pool.keys, self._random_salt(text))
+        mask = np.ones(pool.size, dtype=bool)
+        mask[np.asarray(offered, dtype=np.int64)] = False
+        ranking = _Ranking(draw, pool.keys, None)
+        return (ranking.top(mask, self.k) if mask.any() else []), ranking
 
     def _query_vector(self, query: RetrievalQuery) -> FloatRows:
         if query.embedding is None:
