@@ -49,7 +49,9 @@ class Cost(_Frozen):
         return Cost(seconds=self.seconds + other.seconds, calls=self.calls + other.calls)
 
 
-CheckStatus = Literal["passed", "wrong", "error", "timeout", "rejected"]
+CheckStatus = Literal["passed", "wrong", "error", "timeout", "rejected", "unchecked"]
+"""`unchecked` is never a world model's verdict: it marks a result nobody checked (the
+unverified-advice baseline stores alternatives that way, with `completed=False`)."""
 
 
 class CheckResult(_Frozen):

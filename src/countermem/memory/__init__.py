@@ -9,7 +9,9 @@ from countermem.memory._admission import (
     AdmissionReport,
     Admitter,
     AlternativeVerdict,
+    ProposalAdmitter,
     Verdict,
+    judge_condition,
     learn_from_failure,
 )
 from countermem.memory._advisor import (
@@ -114,6 +116,7 @@ from countermem.memory._store import (
     file_sha256,
     open_store,
 )
+from countermem.memory._unverified import UNCHECKED_DETAILS, UnverifiedAdmitter, unchecked_result
 
 __all__ = [
     "DEFAULT_CAPACITY",
@@ -126,6 +129,7 @@ __all__ = [
     "MIN_GAIN",
     "RETENTION_RULES",
     "SITUATION_LIMIT",
+    "UNCHECKED_DETAILS",
     "AdmissionReport",
     "Admitter",
     "AdvisorOptions",
@@ -157,6 +161,7 @@ __all__ = [
     "Or",
     "PromptLimits",
     "Proposal",
+    "ProposalAdmitter",
     "RandomRetention",
     "RankMode",
     "RecencyRetention",
@@ -183,6 +188,7 @@ __all__ = [
     "StoreStats",
     "Truthy",
     "Universal",
+    "UnverifiedAdmitter",
     "UtilityRetention",
     "UtilityWeights",
     "Verdict",
@@ -191,6 +197,7 @@ __all__ = [
     "decision_text",
     "file_sha256",
     "jaccard",
+    "judge_condition",
     "learn",
     "learn_from_failure",
     "make_embedder",
@@ -209,5 +216,6 @@ __all__ = [
     "render_generation_prompt",
     "render_record",
     "truncate_situation",
+    "unchecked_result",
     "utc_now",
 ]

@@ -31,7 +31,7 @@ crowding the 200-record store with variants of the same fix.
 from __future__ import annotations
 
 import logging
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -84,6 +84,27 @@ class AdmissionReport(_Frozen):
     @property
     def admitted(self) -> bool:
         return self.admitted_record_id is not None
+
+
+class ProposalAdmitter(Protocol):
+    """What construction needs from admission: `Admitter` (verified) or `UnverifiedAdmitter` (baseline)."""
+
+    world_model_calls: int
+
+    def verify_and_admit(
+        self,
+        *,
+        task: Task,
+        world_model: WorldModel,
+        state: State,
+        failed_action: Action,
+        failed_result: CheckResult,
+        proposal: Proposal,
+        facts: Facts,
+        situation: str,
+        domain: str | None = None,
+        benchmark: str | None = None,
+    ) -> AdmissionReport: ...
 
 
 class Admitter:
@@ -209,25 +230,8 @@ class Admitter:
                     f"is not above {self.min_gain:.3f}",
                 )
             )
-        canonical: str | None = None
-        text = alternative.condition_text
-        if text is None:
-            failures.append(("bad_condition", "the answer gave no condition (never read as universal)"))
-        else:
-            try:
-                condition = ApplicabilityCondition.from_text(text)
-            except (ConditionError, ValueError) as error:
-                failures.append(("bad_condition", f"the condition does not parse: {error}"))
-            except RecursionError:
-                failures.append(("bad_condition", "the condition is nested too deeply to parse"))
-            else:
-                canonical = condition.canonical
-                if not condition.applies(facts):
-                    missing = sorted(n for n in condition.parsed.facts_used() if facts.get(n) is None)
-                    why = f"; unknown fact(s) {', '.join(missing)}" if missing else ""
-                    failures.append(
-                        ("condition_false_here", f"the condition {canonical} is false on this decision{why}")
-                    )
+        condition_failures, canonical = judge_condition(alternative, facts)
+        failures.extend(condition_failures)
         if failures:
             verdict = failures[0][0]
             reason = "; ".join(message for _, message in failures)
@@ -243,6 +247,31 @@ class Admitter:
             reason=reason,
             condition=canonical,
         )
+
+
+def judge_condition(alternative: Alternative, facts: Facts) -> tuple[list[tuple[Verdict, str]], str | None]:
+    """Rules 3 and 4 (they need no world model): the failures found, and the canonical condition."""
+    failures: list[tuple[Verdict, str]] = []
+    canonical: str | None = None
+    text = alternative.condition_text
+    if text is None:
+        failures.append(("bad_condition", "the answer gave no condition (never read as universal)"))
+        return failures, canonical
+    try:
+        condition = ApplicabilityCondition.from_text(text)
+    except (ConditionError, ValueError) as error:
+        failures.append(("bad_condition", f"the condition does not parse: {error}"))
+    except RecursionError:
+        failures.append(("bad_condition", "the condition is nested too deeply to parse"))
+    else:
+        canonical = condition.canonical
+        if not condition.applies(facts):
+            missing = sorted(n for n in condition.parsed.facts_used() if facts.get(n) is None)
+            why = f"; unknown fact(s) {', '.join(missing)}" if missing else ""
+            failures.append(
+                ("condition_false_here", f"the condition {canonical} is false on this decision{why}")
+            )
+    return failures, canonical
 
 
 def _best(verdicts: list[AlternativeVerdict]) -> AlternativeVerdict | None:
@@ -263,7 +292,7 @@ def _stored(store: Store, record_id: str) -> bool:
 
 def learn_from_failure(
     generator: Generator,
-    admitter: Admitter,
+    admitter: ProposalAdmitter,
     *,
     task: Task,
     world_model: WorldModel,

@@ -4,7 +4,8 @@ During the construct stage the agent runs without advice; this hook hears about 
 check (through `advise`, which then returns nothing) and about a failed final submission
 (through `feedback`), and runs Module I (propose at most 4 local edits) and Module II (verify
 each from the state the failed action was taken in, admit the best one that gains more than the
-threshold). The agents restore their start state before every check, so a fresh `reset(task)`
+threshold; or, for the unverified-advice baseline, `UnverifiedAdmitter` stores the first
+acceptable edit without a check). The agents restore their start state before every check, so a fresh `reset(task)`
 of this hook's own world model is exactly that state.
 """
 
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 
 from countermem.core import Action, Advice, CheckResult, Decision, Outcome, Usage
 from countermem.domains import WorldModel
-from countermem.memory._admission import AdmissionReport, Admitter, learn_from_failure
+from countermem.memory._admission import AdmissionReport, ProposalAdmitter, learn_from_failure
 from countermem.memory._generator import Generator, Proposal
 
 
@@ -36,7 +37,7 @@ class CounterfactualLearner:
     def __init__(
         self,
         generator: Generator,
-        admitter: Admitter,
+        admitter: ProposalAdmitter,
         world_model_factory: Callable[[], WorldModel],
         *,
         action_language: str,
