@@ -2,8 +2,10 @@
 
 One trial is one ReAct episode; Reflexion runs several trials through the same code. Every
 world-model call the agent asks for is an evaluator call; grading the final submission is
-the benchmark's judgement and is not counted as one. A check that does not pass, a failed
-submission and a malformed answer each count as a failed attempt.
+the benchmark's judgement and is not counted as one. World-model calls a memory hook makes for
+this task (`Advice.details["world_model_calls"]`, e.g. checking alternatives) count as well. A
+check that does not pass, a failed submission and a malformed answer each count as a failed
+attempt.
 """
 
 from __future__ import annotations
@@ -233,6 +235,7 @@ class ReActAgent:
         if advice is None:
             return ""
         result.retrieval_tokens += advice.retrieval_tokens
+        result.evaluator_calls += int(advice.details.get("world_model_calls", 0))
         self._emit(
             Event(kind="advice", step=step, trial=trial, text=advice.text, record_id=advice.record_id)
         )

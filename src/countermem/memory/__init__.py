@@ -23,6 +23,7 @@ from countermem.memory._advisor import (
     render_record,
 )
 from countermem.memory._api import learn, open_memory
+from countermem.memory._checked import CheckedAlternatives, CheckedStats
 from countermem.memory._conditions import (
     And,
     Compare,
@@ -138,6 +139,8 @@ __all__ = [
     "AlternativeVerdict",
     "And",
     "ApplicabilityCondition",
+    "CheckedAlternatives",
+    "CheckedStats",
     "Compare",
     "Condition",
     "ConditionError",
