@@ -15,8 +15,19 @@ from countermem.experiment._simulation import (
     simulated_llm_for,
 )
 from countermem.experiment._stages import StageReport
+from countermem.experiment._study_analyses import (
+    TRANSFER_CONDITIONS,
+    AccumulationPoint,
+    AccumulationRun,
+    BudgetCell,
+    StudyAnalyses,
+    TransferCell,
+    collect_analyses,
+    write_study_folder_report,
+)
 from countermem.experiment._study_report import (
     BASELINE_METHOD,
+    RETENTION_PREFIX,
     STUDY_LAYOUT,
     StudyRow,
     collect_rows,
@@ -27,7 +38,12 @@ from countermem.experiment._study_report import (
 __all__ = [
     "BASELINE_METHOD",
     "DEFAULT_UNIVERSAL_RATE",
+    "RETENTION_PREFIX",
     "STUDY_LAYOUT",
+    "TRANSFER_CONDITIONS",
+    "AccumulationPoint",
+    "AccumulationRun",
+    "BudgetCell",
     "PairedMeasures",
     "PerTask",
     "RunConfig",
@@ -36,9 +52,12 @@ __all__ = [
     "Simulation",
     "Spread",
     "StageReport",
+    "StudyAnalyses",
     "StudyRow",
     "TaskIndex",
     "TokenSplit",
+    "TransferCell",
+    "collect_analyses",
     "collect_rows",
     "compute_metrics",
     "derive_condition",
@@ -53,5 +72,6 @@ __all__ = [
     "simulated_llm_for",
     "spread",
     "write_run_report",
+    "write_study_folder_report",
     "write_study_report",
 ]

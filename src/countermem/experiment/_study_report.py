@@ -19,6 +19,13 @@ per-offer rates are pooled (summed numerators over summed denominators), which i
 denominators say. Runs on the simulated backbone are labelled SIMULATED in the title, in every
 table row and in the plots' titles; they form groups of their own ("<method> (SIMULATED)"), so a
 simulated seed is never averaged with a real one.
+
+A whole study (`countermem study`) has one such folder per backbone under `results/`, and the
+extra analyses (accumulation, transfer, budget) under `analyses/` (see `_study_analyses`). The
+report then has one section per backbone; the analyses render themselves into that section
+through `StudyAnalyses.blocks`, so this module needs no import of them at run time.
+Retention rules are ordinary methods (`retention-<rule>`) of the main comparison, so their
+section is drawn here, from the rows.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
@@ -46,18 +54,23 @@ from countermem.experiment._paired import (
     read_stage,
     spread,
 )
+from countermem.experiment._rundir import safe_name
 from countermem.experiment._stages import StageReport
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+
+    from countermem.experiment._study_analyses import StudyAnalyses
 
 BASELINE_METHOD = "none"
 STUDY_LAYOUT = "<method>/<agent>/<benchmark>/seed-<n>/"
 UNREGISTERED_DOMAIN = "other"
 """Domain of a benchmark that neither the registry nor the caller's mapping knows."""
 SIMULATED = "SIMULATED"
+RETENTION_PREFIX = "retention-"
+"""Methods named `retention-<rule>` are the retention comparison (same capacity, another eviction rule)."""
 
-_SEED_DIR = re.compile(r"seed-(\d+)")
+SEED_DIR = re.compile(r"seed-(\d+)")
 
 
 class StudyRow(BaseModel):
@@ -69,6 +82,8 @@ class StudyRow(BaseModel):
     domain: str
     seed: int
     metrics: RunMetrics
+    backbone: str = ""
+    """The study's backbone folder the run came from; empty for a plain study folder."""
     paired: PairedMeasures | None = None
     stage: StageReport | None = None
 
@@ -86,11 +101,22 @@ def domain_of(benchmark: str, domains: Mapping[str, str] | None = None) -> str:
     return UNREGISTERED_DOMAIN
 
 
-def collect_rows(root: Path, domains: Mapping[str, str] | None = None) -> list[StudyRow]:
+def _study_leaves(root: Path) -> list[Path]:
+    return sorted(p for p in root.glob("*/*/*/*") if p.is_dir() and SEED_DIR.fullmatch(p.name))
+
+
+def has_study_runs(root: Path) -> bool:
+    """Whether root holds at least one run folder in STUDY_LAYOUT (an absent folder holds none)."""
+    return root.is_dir() and bool(_study_leaves(root))
+
+
+def collect_rows(
+    root: Path, domains: Mapping[str, str] | None = None, *, backbone: str = ""
+) -> list[StudyRow]:
     """Read every run of a study folder and pair each memory method's run with its `none` twin."""
     if not root.is_dir():
         raise ConfigError(f"{root} is not a folder")
-    leaves = sorted(p for p in root.glob("*/*/*/*") if p.is_dir() and _SEED_DIR.fullmatch(p.name))
+    leaves = _study_leaves(root)
     if not leaves:
         raise ConfigError(
             f"{root} holds no run directories in the study layout {STUDY_LAYOUT} "
@@ -99,27 +125,31 @@ def collect_rows(root: Path, domains: Mapping[str, str] | None = None) -> list[S
     found: dict[tuple[str, str, str, int], Path] = {}
     for leaf in leaves:
         method, agent, benchmark, seed_dir = leaf.relative_to(root).parts
-        match = _SEED_DIR.fullmatch(seed_dir)
+        match = SEED_DIR.fullmatch(seed_dir)
         assert match is not None
         found[(method, agent, benchmark, int(match.group(1)))] = leaf
     rows: list[StudyRow] = []
     for (method, agent, benchmark, seed), leaf in sorted(found.items()):
         metrics = read_metrics(leaf)
-        _check_leaf(leaf, metrics, agent=agent, benchmark=benchmark, seed=seed)
+        check_leaf(leaf, metrics, agent=agent, benchmark=benchmark, seed=seed)
         twin = found.get((BASELINE_METHOD, agent, benchmark, seed))
         paired = paired_measures(leaf, twin) if method != BASELINE_METHOD and twin is not None else None
         rows.append(StudyRow(
             method=method, agent=agent, benchmark=benchmark, domain=domain_of(benchmark, domains),
-            seed=seed, metrics=metrics, paired=paired, stage=read_stage(leaf),
+            seed=seed, metrics=metrics, paired=paired, stage=read_stage(leaf), backbone=backbone,
         ))
     return rows
 
 
-def _check_leaf(leaf: Path, metrics: RunMetrics, *, agent: str, benchmark: str, seed: int) -> None:
+def check_leaf(leaf: Path, metrics: RunMetrics, *, agent: str, benchmark: str, seed: int) -> None:
+    """Refuse a run whose own manifest disagrees with the folder it sits in (a misplaced copy)."""
     manifest = leaf / "manifest.json"
     if not manifest.is_file():
         raise ConfigError(f"{leaf} has no manifest.json; it is not a run directory")
-    config = json.loads(manifest.read_text()).get("config", {})
+    try:
+        config = json.loads(manifest.read_text()).get("config", {})
+    except json.JSONDecodeError as error:
+        raise ConfigError(f"{manifest} is not valid JSON ({error}); rerun or remove {leaf}") from error
     problems = []
     if metrics.benchmark != benchmark:
         problems.append(f"benchmark {metrics.benchmark!r}, folder says {benchmark!r}")
@@ -132,25 +162,91 @@ def _check_leaf(leaf: Path, metrics: RunMetrics, *, agent: str, benchmark: str, 
 
 
 @dataclass
-class _Table:
+class ReportTable:
+    """One table of the report; `intro` says in plain words what it measures and how to read it."""
+
     title: str
     headers: list[str]
     rows: list[list[str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    intro: str = ""
 
-    def markdown(self) -> list[str]:
-        lines = [f"## {self.title}", "", "| " + " | ".join(self.headers) + " |",
-                 "|" + "---|" * len(self.headers)]
+    def markdown(self, level: int = 2) -> list[str]:
+        lines = [f"{'#' * level} {self.title}", ""]
+        if self.intro:
+            lines += [self.intro, ""]
+        lines += ["| " + " | ".join(self.headers) + " |", "|" + "---|" * len(self.headers)]
         lines += ["| " + " | ".join(row) + " |" for row in self.rows]
         return [*lines, "", *(f"{note}  " for note in self.notes), ""]
 
-    def html(self) -> str:
+    def html(self, level: int = 2) -> str:
         head = "".join(f"<th>{html.escape(h)}</th>" for h in self.headers)
         body = "".join(
             "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in self.rows
         )
+        intro = f"<p>{html.escape(self.intro)}</p>" if self.intro else ""
         notes = "".join(f"<p class='note'>{html.escape(n)}</p>" for n in self.notes)
-        return f"<h2>{html.escape(self.title)}</h2><table><tr>{head}</tr>{body}</table>{notes}"
+        return (f"<h{level}>{html.escape(self.title)}</h{level}>{intro}"
+                f"<table><tr>{head}</tr>{body}</table>{notes}")
+
+
+@dataclass(frozen=True)
+class ReportFigure:
+    path: Path
+
+
+@dataclass(frozen=True)
+class ReportText:
+    text: str
+
+
+@dataclass(frozen=True)
+class ReportHeading:
+    """A backbone's heading in a report over several backbones."""
+
+    text: str
+
+
+Block = ReportTable | ReportFigure | ReportText | ReportHeading
+
+
+class Plotter:
+    """Draws the report's PNGs into one folder; `prefix` keeps several backbones' files apart.
+
+    Without matplotlib nothing is drawn and `note` says so once, instead of failing the report.
+    """
+
+    def __init__(self, out_dir: Path, *, prefix: str = "", simulated: bool = False) -> None:
+        self.out_dir = out_dir
+        self.prefix = prefix
+        self.tag = f" — {SIMULATED}" if simulated else ""
+        self.note: str | None = None
+        self._plt: ModuleType | None
+        try:
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            self.note = "plots not drawn: matplotlib is not installed"
+            self._plt = None
+        else:
+            self._plt = plt
+
+    def save(
+        self, name: str, *draws: Callable[[Axes], None], width: float, height: float = 3.6
+    ) -> ReportFigure | None:
+        """One PNG with one panel per draw function, side by side."""
+        if self._plt is None:
+            return None
+        fig, axes = self._plt.subplots(1, len(draws), figsize=(width, height), squeeze=False)
+        for draw, ax in zip(draws, axes[0], strict=True):
+            draw(ax)
+        fig.tight_layout()
+        target = self.out_dir / f"{self.prefix}{name}"
+        fig.savefig(target, dpi=100)
+        self._plt.close(fig)
+        return ReportFigure(target)
 
 
 def group_name(row: StudyRow) -> str:
@@ -194,13 +290,13 @@ class _Study:
         return (sum(means) / len(means) if means else None), len(means) == len(benchmarks)
 
 
-def _fmt_spread(value: Spread, digits: int = 1, signed: bool = False) -> str:
+def fmt_spread(value: Spread, digits: int = 1, signed: bool = False) -> str:
     std = f" ± {value.std:.{digits}f}" if value.std is not None else ""
     sign = "+" if signed else ""
     return f"{value.mean:{sign}.{digits}f}{std} (n={value.n})"
 
 
-def _fmt_rate(numerator: int, denominator: int) -> str:
+def fmt_rate(numerator: int, denominator: int) -> str:
     return f"{numerator / denominator:.2f} ({numerator}/{denominator})" if denominator else "n/a (none)"
 
 
@@ -212,25 +308,27 @@ def _mean_defined(values: Sequence[float | None], total: int) -> str:
     return f"{sum(defined) / len(defined):.2f}{note}"
 
 
-def _main_table(study: _Study) -> _Table:
+def _main_table(study: _Study) -> ReportTable:
     names = [b for _, b in study.benchmarks]
-    table = _Table("Success (0-100) by method, agent and benchmark",
+    table = ReportTable("Success (0-100) by method, agent and benchmark",
                    ["method", "agent", *(f"{b} ({d})" for d, b in study.benchmarks), "mean over benchmarks"])
     partial = False
     for method, agent in study.pairs():
-        cells = [_fmt_spread(s) if (s := study.success(method, agent, b)) else "—" for b in names]
+        cells = [fmt_spread(s) if (s := study.success(method, agent, b)) else "—" for b in names]
         mean, complete = study.mean_over(method, agent, names)
         partial |= not complete
         mean_cell = "—" if mean is None else f"{mean:.1f}" + ("" if complete else "*")
         table.rows.append([method, agent, *cells, mean_cell])
+    table.intro = ("Share of held-out tasks each method solved; higher is better. "
+                   f"`{BASELINE_METHOD}` is the agent without memory, so a method helps where its cell beats that row.")
     table.notes.append("Cells: mean ± sample std over seeds (n = seeds).")
     if partial:
         table.notes.append("* mean over the benchmarks this row has runs on only.")
     return table
 
 
-def _domain_table(study: _Study) -> _Table:
-    table = _Table("Success (0-100) by domain (mean over the domain's benchmarks)",
+def _domain_table(study: _Study) -> ReportTable:
+    table = ReportTable("Success (0-100) by domain (mean over the domain's benchmarks)",
                    ["method", "agent", *study.domains])
     for method, agent in study.pairs():
         cells = []
@@ -239,13 +337,14 @@ def _domain_table(study: _Study) -> _Table:
             mean, complete = study.mean_over(method, agent, names)
             cells.append("—" if mean is None else f"{mean:.1f}" + ("" if complete else "*"))
         table.rows.append([method, agent, *cells])
+    table.intro = "The same success, averaged within each domain, to see where memory helps and where it does not."
     if any(cell.endswith("*") for row in table.rows for cell in row):
         table.notes.append("* over the domain's benchmarks this row has runs on only.")
     return table
 
 
-def _tokens_table(study: _Study) -> _Table:
-    table = _Table("Task-run tokens (mean over seeds)",
+def _tokens_table(study: _Study) -> ReportTable:
+    table = ReportTable("Task-run tokens (mean over seeds)",
                    ["method", "agent", "benchmark", "reasoning", "retrieval", "augmentation", "total",
                     "per task", "seeds"])
     for method, agent in study.pairs():
@@ -259,12 +358,14 @@ def _tokens_table(study: _Study) -> _Table:
             per_task = sum(r.metrics.task_run_tokens_per_task for r in runs) / len(runs)
             table.rows.append([method, agent, benchmark, *(f"{m:.0f}" for m in means),
                                f"{per_task:.0f}", str(len(runs))])
+    table.intro = ("What the task runs cost: the agent's own tokens (reasoning) plus the tokens spent finding "
+                   "records (retrieval) and showing them in prompts (augmentation). Lower is cheaper.")
     table.notes.append("Selector-training and construction costs are not task-run tokens; see each stage.json.")
     return table
 
 
-def _cost_table(study: _Study) -> _Table:
-    table = _Table("World-model calls and failed attempts per solved task (mean over seeds)",
+def _cost_table(study: _Study) -> ReportTable:
+    table = ReportTable("World-model calls and failed attempts per solved task (mean over seeds)",
                    ["method", "agent", "benchmark", "evaluator calls per solved", "failed attempts per solved"])
     for method, agent in study.pairs():
         for _, benchmark in study.benchmarks:
@@ -275,6 +376,8 @@ def _cost_table(study: _Study) -> _Table:
                     _mean_defined([r.metrics.evaluator_calls_per_solved for r in runs], len(runs)),
                     _mean_defined([r.metrics.failed_attempts_per_solved for r in runs], len(runs)),
                 ])
+    table.intro = ("How much checking a solved task took: checker calls and failed attempts divided by the "
+                   "number of solved tasks. Lower means the agent found its answers with less trial and error.")
     return table
 
 
@@ -282,8 +385,8 @@ def _paired_rows(runs: Sequence[StudyRow]) -> list[PairedMeasures]:
     return [r.paired for r in runs if r.paired is not None]
 
 
-def _paired_table(study: _Study) -> _Table:
-    table = _Table("Paired with the no-memory run (same tasks, same seed)",
+def _paired_table(study: _Study) -> ReportTable:
+    table = ReportTable("Paired with the no-memory run (same tasks, same seed)",
                    ["method", "agent", "benchmark", "paired tasks", "rescued", "broken", "success delta (pp)",
                     "harmful use", "action change rate", "harmful change rate", "retrieval coverage",
                     "token delta per task"])
@@ -298,13 +401,16 @@ def _paired_table(study: _Study) -> _Table:
             table.rows.append([
                 method, agent, benchmark, str(sum(p.n_paired for p in paired)),
                 str(sum(p.rescued for p in paired)), str(sum(p.broken for p in paired)),
-                _fmt_spread(spread([p.success_delta for p in paired]), signed=True),
-                _fmt_rate(sum(p.harmful_uses for p in paired), sum(p.selected_uses for p in paired)),
-                _fmt_rate(sum(p.changed_actions for p in paired), comparable),
-                _fmt_rate(sum(p.harmful_changes for p in paired), comparable),
+                fmt_spread(spread([p.success_delta for p in paired]), signed=True),
+                fmt_rate(sum(p.harmful_uses for p in paired), sum(p.selected_uses for p in paired)),
+                fmt_rate(sum(p.changed_actions for p in paired), comparable),
+                fmt_rate(sum(p.harmful_changes for p in paired), comparable),
                 f"{sum(coverage) / len(coverage):.2f}" if coverage else "n/a (no stage.json)",
                 f"{sum(p.token_delta_per_task for p in paired) / len(paired):+.0f}",
             ])
+    table.intro = ("Each memory run against the no-memory run on the same tasks and seed: rescued tasks were "
+                   "solved only with memory, broken ones only without. Harmful use counts how often a record "
+                   "the agent used went with a worse outcome than the no-memory twin; lower is better.")
     table.notes += [
         "rescued / broken: tasks solved only with / only without memory, summed over seeds.",
         "harmful use: per selected record use, the with-memory task ended with lower final utility than "
@@ -331,9 +437,9 @@ def _domain_paired(study: _Study) -> dict[tuple[str, str], tuple[int, int, int]]
     return out
 
 
-def _domain_paired_table(study: _Study) -> _Table:
+def _domain_paired_table(study: _Study) -> ReportTable:
     counts = _domain_paired(study)
-    table = _Table("Rescued / broken by domain (summed over agents, benchmarks and seeds)",
+    table = ReportTable("Rescued / broken by domain (summed over agents, benchmarks and seeds)",
                    ["method", *study.domains])
     for method in study.methods:
         if not any(m == method for m, _ in counts):
@@ -343,6 +449,8 @@ def _domain_paired_table(study: _Study) -> _Table:
             value = counts.get((method, domain))
             cells.append("—" if value is None else f"+{value[0]} / -{value[1]} (of {value[2]})")
         table.rows.append([method, *cells])
+    table.intro = ("Tasks memory rescued (+) and broke (-) in each domain, out of the paired tasks. "
+                   "A method is only safe to use where it rescues more than it breaks.")
     return table
 
 
@@ -356,38 +464,20 @@ def _harm_by_method(study: _Study) -> dict[str, tuple[int, int]]:
     return out
 
 
-def _harm_table(study: _Study) -> _Table:
-    table = _Table("Harmful use by method (per selected record use)", ["method", "harmful use"])
+def _harm_table(study: _Study) -> ReportTable:
+    table = ReportTable("Harmful use by method (per selected record use)", ["method", "harmful use"])
     for method, (harmful, uses) in _harm_by_method(study).items():
-        table.rows.append([method,
-                           _fmt_rate(harmful, uses)])
+        table.rows.append([method, fmt_rate(harmful, uses)])
+    table.intro = ("Per record the agent actually used: the share whose task ended worse than without memory. "
+                   "0 means no use was harmful; ties are not harm.")
     return table
 
 
-def _plots(out_dir: Path, study: _Study) -> tuple[list[Path], str | None]:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return [], "plots not drawn: matplotlib is not installed"
-    tag = f" — {SIMULATED}" if study.simulated else ""
-    out: list[Path] = []
-
-    def save(name: str, draw: Callable[[Axes], None], width: float) -> None:
-        fig, ax = plt.subplots(figsize=(width, 3.6))
-        draw(ax)
-        fig.tight_layout()
-        target = out_dir / name
-        fig.savefig(target, dpi=100)
-        plt.close(fig)
-        out.append(target)
-
+def _success_figure(study: _Study, plotter: Plotter) -> ReportFigure | None:
     names = [b for _, b in study.benchmarks]
     width = 0.8 / max(1, len(study.agents))
 
-    def success(ax: Axes) -> None:
+    def draw(ax: Axes) -> None:
         for i, agent in enumerate(study.agents):
             means = [study.mean_over(m, agent, names)[0] for m in study.methods]
             heights = [math.nan if v is None else v for v in means]  # no bar, not a zero, where no run
@@ -396,84 +486,215 @@ def _plots(out_dir: Path, study: _Study) -> tuple[list[Path], str | None]:
         ax.set_xticklabels(study.methods)
         ax.set_ylim(0, 100)
         ax.set_ylabel("success (0-100)")
-        ax.set_title(f"success by method (mean over benchmarks){tag}")
+        ax.set_title(f"success by method (mean over benchmarks){plotter.tag}")
         ax.legend(title="agent")
 
-    save("success_by_method.png", success, max(6.0, 1.2 * len(study.methods)))
+    return plotter.save("success_by_method.png", draw, width=max(6.0, 1.2 * len(study.methods)))
+
+
+def _rescued_figure(study: _Study, plotter: Plotter) -> ReportFigure | None:
     counts = _domain_paired(study)
-    if counts:
-        keys = sorted(counts, key=lambda k: (study.domains.index(k[1]), study.methods.index(k[0])))
+    if not counts:
+        return None
+    keys = sorted(counts, key=lambda k: (study.domains.index(k[1]), study.methods.index(k[0])))
 
-        def rescued(ax: Axes) -> None:
-            xs = range(len(keys))
-            ax.bar([x - 0.2 for x in xs], [counts[k][0] for k in keys], 0.4, color="tab:green", label="rescued")
-            ax.bar([x + 0.2 for x in xs], [counts[k][1] for k in keys], 0.4, color="tab:red", label="broken")
-            ax.set_xticks(list(xs))
-            ax.set_xticklabels([f"{d}\n{m}" for m, d in keys])
-            ax.set_ylabel("tasks (summed over seeds)")
-            ax.set_title(f"rescued / broken per domain{tag}")
-            ax.legend()
+    def draw(ax: Axes) -> None:
+        xs = range(len(keys))
+        ax.bar([x - 0.2 for x in xs], [counts[k][0] for k in keys], 0.4, color="tab:green", label="rescued")
+        ax.bar([x + 0.2 for x in xs], [counts[k][1] for k in keys], 0.4, color="tab:red", label="broken")
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels([f"{d}\n{m}" for m, d in keys])
+        ax.set_ylabel("tasks (summed over seeds)")
+        ax.set_title(f"rescued / broken per domain{plotter.tag}")
+        ax.legend()
 
-        save("rescued_broken_by_domain.png", rescued, max(6.0, 1.0 * len(keys)))
+    return plotter.save("rescued_broken_by_domain.png", draw, width=max(6.0, 1.0 * len(keys)))
+
+
+def _harm_figure(study: _Study, plotter: Plotter) -> ReportFigure | None:
     harm = {m: v for m, v in _harm_by_method(study).items() if v[1] > 0}
-    if harm:
+    if not harm:
+        return None
 
-        def harmful(ax: Axes) -> None:
-            methods = list(harm)
-            ax.bar(range(len(methods)), [harm[m][0] / harm[m][1] for m in methods], color="tab:orange")
-            ax.set_xticks(range(len(methods)))
-            ax.set_xticklabels([f"{m}\n({harm[m][1]} uses)" for m in methods])
-            ax.set_ylim(0, 1)
-            ax.set_ylabel("share of selected uses")
-            ax.set_title(f"harmful use by method{tag}")
+    def draw(ax: Axes) -> None:
+        methods = list(harm)
+        ax.bar(range(len(methods)), [harm[m][0] / harm[m][1] for m in methods], color="tab:orange")
+        ax.set_xticks(range(len(methods)))
+        ax.set_xticklabels([f"{m}\n({harm[m][1]} uses)" for m in methods])
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("share of selected uses")
+        ax.set_title(f"harmful use by method{plotter.tag}")
 
-        save("harmful_use_by_method.png", harmful, max(6.0, 1.2 * len(harm)))
-    return out, None
+    return plotter.save("harmful_use_by_method.png", draw, width=max(6.0, 1.2 * len(harm)))
 
 
-def _title(study: _Study) -> str:
-    if study.all_simulated:
+def _retention_blocks(study: _Study, plotter: Plotter) -> list[Block]:
+    """Mean success and records kept of the retention-* methods (same capacity, another eviction rule)."""
+    methods = [m for m in study.methods if m.startswith(RETENTION_PREFIX)]
+    if not methods:
+        return []
+    names = [b for _, b in study.benchmarks]
+    table = ReportTable(
+        "Retention rules (same store capacity, different eviction rule)",
+        ["method", "agent", "success (mean over benchmarks)", "records kept (mean over runs)", "runs"],
+        intro=("When the store is full, a retention rule decides which record to drop. Each row uses one rule "
+               "at the same capacity; the best rule keeps the records that still help, so its success is "
+               "highest. Records kept is the store size after construction."),
+    )
+    success: dict[str, float] = {}
+    kept: dict[str, float] = {}
+    for method in methods:
+        for agent in study.agents:
+            runs = study.runs(method, agent)
+            if not runs:
+                continue
+            mean, complete = study.mean_over(method, agent, names)
+            records = [r.stage.records_after for r in runs if r.stage is not None]
+            table.rows.append([
+                method, agent, "—" if mean is None else f"{mean:.1f}" + ("" if complete else "*"),
+                f"{sum(records) / len(records):.1f}" if records else "n/a (no stage.json)", str(len(runs)),
+            ])
+        means = [v for a in study.agents if (v := study.mean_over(method, a, names)[0]) is not None]
+        success[method] = sum(means) / len(means) if means else math.nan
+        records = [r.stage.records_after for r in study.rows if group_name(r) == method and r.stage]
+        kept[method] = sum(records) / len(records) if records else math.nan
+    if any(cell.endswith("*") for row in table.rows for cell in row):
+        table.notes.append("* mean over the benchmarks this row has runs on only.")
+
+    def draw_success(ax: Axes) -> None:
+        ax.bar(range(len(methods)), [success[m] for m in methods], color="tab:blue")
+        ax.set_xticks(range(len(methods)))
+        ax.set_xticklabels([m.removeprefix(RETENTION_PREFIX) for m in methods])
+        ax.set_ylim(0, 100)
+        ax.set_ylabel("success (0-100)")
+        ax.set_title(f"success by retention rule{plotter.tag}")
+
+    def draw_kept(ax: Axes) -> None:
+        ax.bar(range(len(methods)), [kept[m] for m in methods], color="tab:gray")
+        ax.set_xticks(range(len(methods)))
+        ax.set_xticklabels([m.removeprefix(RETENTION_PREFIX) for m in methods])
+        ax.set_ylabel("records kept")
+        ax.set_title(f"records kept by retention rule{plotter.tag}")
+
+    figure = plotter.save("retention.png", draw_success, draw_kept, width=max(8.0, 2.4 * len(methods)))
+    return [table, *([figure] if figure else [])]
+
+
+def _main_blocks(study: _Study, plotter: Plotter) -> list[Block]:
+    summary = (f"{len(study.rows)} runs: methods {', '.join(study.methods)}; agents {', '.join(study.agents)}; "
+               f"{len(study.benchmarks)} benchmarks in {len(study.domains)} domains.")
+    ordered: list[Block | None] = [
+        ReportText(summary),
+        _main_table(study), _success_figure(study, plotter), _domain_table(study),
+        _paired_table(study), _domain_paired_table(study), _rescued_figure(study, plotter),
+        _harm_table(study), _harm_figure(study, plotter), _tokens_table(study), _cost_table(study),
+        *_retention_blocks(study, plotter),
+    ]
+    return [b for b in ordered if b is not None]
+
+
+def _title(simulated: bool, all_simulated: bool) -> str:
+    if all_simulated:
         return f"Study report ({SIMULATED} backbone: a test bed, not a result about LLMs)"
-    if study.simulated:
+    if simulated:
         return f"Study report (contains {SIMULATED} runs, kept apart and marked in every table)"
     return "Study report"
 
 
-def write_study_report(out_dir: Path, rows: Sequence[StudyRow]) -> tuple[Path, Path]:
-    """Write study_report.md and study_report.html (plus PNG plots) into out_dir."""
-    study = _Study(rows)
+def _as_list(analyses: StudyAnalyses | Sequence[StudyAnalyses] | None) -> list[StudyAnalyses]:
+    if analyses is None:
+        return []
+    if isinstance(analyses, Sequence):
+        return list(analyses)
+    return [analyses]
+
+
+def write_study_report(
+    out_dir: Path,
+    rows: Sequence[StudyRow],
+    analyses: StudyAnalyses | Sequence[StudyAnalyses] | None = None,
+    *,
+    name: str = "study_report",
+) -> tuple[Path, Path]:
+    """Write <name>.md and <name>.html (plus PNG plots) into out_dir.
+
+    Rows and analyses are grouped by backbone (`StudyRow.backbone`, `StudyAnalyses.backbone`); with
+    more than one backbone each gets its own section and its plots a file-name prefix.
+    """
+    if not rows:
+        raise ConfigError("a study report needs at least one run")
+    extra = _as_list(analyses)
+    backbones = sorted({r.backbone for r in rows})
+    backbones += sorted({a.backbone for a in extra} - set(backbones))
+    by_backbone: dict[str, StudyAnalyses] = {}
+    for item in extra:
+        if item.backbone in by_backbone:
+            raise ConfigError(f"two analyses for backbone {item.backbone!r}; pass one per backbone")
+        by_backbone[item.backbone] = item
     out_dir.mkdir(parents=True, exist_ok=True)
-    tables = [_main_table(study), _domain_table(study), _paired_table(study), _domain_paired_table(study),
-              _harm_table(study), _tokens_table(study), _cost_table(study)]
-    plots, plot_note = _plots(out_dir, study)
-    title = _title(study)
-    summary = (f"{len(study.rows)} runs: methods {', '.join(study.methods)}; agents {', '.join(study.agents)}; "
-               f"{len(study.benchmarks)} benchmarks in {len(study.domains)} domains.")
-    lines = [f"# {title}", "", summary, ""]
-    for plot in plots:
-        lines += [f"![{plot.stem}]({plot.name})", ""]
-    if plot_note:
-        lines += [plot_note, ""]
-    for table in tables:
-        lines += table.markdown()
-    md_path = out_dir / "study_report.md"
-    md_path.write_text("\n".join(lines))
-    images = "".join(
-        f"<figure><img alt='{html.escape(p.stem)}' src='data:image/png;base64,"
-        f"{base64.b64encode(p.read_bytes()).decode()}'></figure>"
-        for p in plots
-    )
-    page = (
+    flags = [r.simulated for r in rows] + [a.simulated for a in extra if not a.empty]
+    simulated, all_simulated = any(flags), all(flags)
+    several = len(backbones) > 1
+    blocks: list[Block] = []
+    notes: set[str] = set()
+    for backbone in backbones:
+        own = [r for r in rows if r.backbone == backbone]
+        plotter = Plotter(out_dir, prefix=f"{safe_name(backbone)}-" if several else "",
+                          simulated=any(r.simulated for r in own) or (
+                              backbone in by_backbone and by_backbone[backbone].simulated))
+        if several:
+            blocks.append(ReportHeading(f"Backbone {backbone}"))
+        elif backbone:
+            blocks.append(ReportText(f"Backbone: {backbone}."))
+        if own:
+            blocks += _main_blocks(_Study(own), plotter)
+        else:
+            blocks.append(ReportText("No main-comparison runs for this backbone (nothing under results/)."))
+        if backbone in by_backbone:
+            blocks += by_backbone[backbone].blocks(plotter)
+        if plotter.note:
+            notes.add(plotter.note)
+    title = _title(simulated, all_simulated)
+    blocks = [*(ReportText(n) for n in sorted(notes)), *blocks]
+    md_path = out_dir / f"{name}.md"
+    md_path.write_text("\n".join(_markdown(title, blocks, several)))
+    html_path = out_dir / f"{name}.html"
+    html_path.write_text(_html(title, blocks, several))
+    return md_path, html_path
+
+
+def _markdown(title: str, blocks: Sequence[Block], several: bool) -> list[str]:
+    lines = [f"# {title}", ""]
+    for block in blocks:
+        if isinstance(block, ReportTable):
+            lines += block.markdown(level=3 if several else 2)
+        elif isinstance(block, ReportFigure):
+            lines += [f"![{block.path.stem}]({block.path.name})", ""]
+        elif isinstance(block, ReportHeading):
+            lines += [f"## {block.text}", ""]
+        else:
+            lines += [block.text, ""]
+    return lines
+
+
+def _html(title: str, blocks: Sequence[Block], several: bool) -> str:
+    parts: list[str] = []
+    for block in blocks:
+        if isinstance(block, ReportTable):
+            parts.append(block.html(level=3 if several else 2))
+        elif isinstance(block, ReportFigure):
+            data = base64.b64encode(block.path.read_bytes()).decode()
+            parts.append(f"<figure><img alt='{html.escape(block.path.stem)}' src='data:image/png;base64,{data}'>"
+                         "</figure>")
+        elif isinstance(block, ReportHeading):
+            parts.append(f"<h2>{html.escape(block.text)}</h2>")
+        else:
+            parts.append(f"<p>{html.escape(block.text)}</p>")
+    return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>{html.escape(title)}</title><style>"
         "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:.5em}"
         "td,th{border:1px solid #999;padding:2px 8px;text-align:left}.note{color:#555;font-size:90%;margin:.2em 0}"
         "</style></head><body>"
-        f"<h1>{html.escape(title)}</h1><p>{html.escape(summary)}</p>{images}"
-        + (f"<p>{html.escape(plot_note)}</p>" if plot_note else "")
-        + "".join(t.html() for t in tables)
-        + "</body></html>\n"
+        f"<h1>{html.escape(title)}</h1>" + "".join(parts) + "</body></html>\n"
     )
-    html_path = out_dir / "study_report.html"
-    html_path.write_text(page)
-    return md_path, html_path
