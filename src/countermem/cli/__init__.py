@@ -10,6 +10,7 @@ from countermem.cli._models import models_app
 from countermem.cli._report import report
 from countermem.cli._run import run
 from countermem.cli._stages import construct, evaluate, train
+from countermem.cli._study import study
 
 app = typer.Typer(
     name="countermem",
@@ -23,6 +24,7 @@ app.command()(construct)
 app.command()(train)
 app.command()(evaluate)
 app.command()(report)
+app.command()(study)
 app.add_typer(models_app, name="models")
 
 app.add_typer(memory_app, name="memory", help="Inspect a memory store.")

@@ -47,7 +47,7 @@ from countermem.experiment._metrics import RunMetrics, TokenSplit
 from countermem.experiment._rundir import RunDir, read_transcript, safe_name
 from countermem.experiment._stages import StageReport
 
-MEMORY_KEYS = frozenset({"memory", "stage"})
+MEMORY_KEYS = frozenset({"memory", "stage", "method", "attempts", "attempt_temperature"})
 """Config keys allowed to differ between a memory run and its twin."""
 
 

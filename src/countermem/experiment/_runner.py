@@ -5,13 +5,14 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from countermem.agents import AgentLimits, MemoryHook, ReActAgent, ReflexionAgent, TaskOutcome
 from countermem.agents._react import EventSink
-from countermem.core import LLMError, LLMUnreachableError, Task, Usage
+from countermem.core import ConfigError, LLMError, LLMUnreachableError, Task, Usage
 from countermem.domains import Benchmark, WorldModel, split_tasks
 from countermem.experiment._metrics import RunMetrics, compute_metrics
 from countermem.experiment._report import write_run_report
@@ -47,6 +48,14 @@ class RunConfig(BaseModel):
     max_new_tokens: int = 384
     temperature: float = 0.0
     unsafe_no_sandbox: bool = False
+    method: str | None = None
+    """The study method this run belongs to (None outside a study)."""
+    task_set: str | None = None
+    """The study's name for an explicit task list (heldout, look-alike, ...); None when `split` chose them."""
+    attempts: int = 1
+    """Best-of-N: independent attempts per task, the best checked one kept."""
+    attempt_temperature: float | None = None
+    """Sampling temperature of the attempts when `attempts` > 1 (they would be identical at 0)."""
 
 
 def select_tasks(benchmark: Benchmark, config: RunConfig) -> list[Task]:
@@ -83,6 +92,8 @@ def run_tasks(
             temperature=config.temperature, max_tokens=config.max_new_tokens, seed=config.seed
         ),
     )
+    if config.attempts < 1:
+        raise ConfigError(f"attempts must be at least 1, got {config.attempts}")
     counter = token_counter(llm) if memory is not None else None
     outcomes: list[TaskOutcome] = []
     total = len(tasks)
@@ -93,14 +104,18 @@ def run_tasks(
                 on_task_done(finished[task.id], len(outcomes), total)
             continue
         with run_dir.transcript_writer(task.id) as sink:
-            agent = make_agent(config, llm, benchmark, world_model, limits, memory, sink, counter)
-            started = time.perf_counter()
-            try:
-                outcome = agent.run(task)
-            except LLMUnreachableError:
-                raise
-            except LLMError as error:
-                outcome = _failed_outcome(task, f"llm_error: {error}", time.perf_counter() - started)
+            tries: list[TaskOutcome] = []
+            for attempt in range(config.attempts):
+                attempt_limits = limits if config.attempts == 1 else _attempt_limits(limits, config, attempt)
+                agent = make_agent(config, llm, benchmark, world_model, attempt_limits, memory, sink, counter)
+                started = time.perf_counter()
+                try:
+                    tries.append(agent.run(task))
+                except LLMUnreachableError:
+                    raise
+                except LLMError as error:
+                    tries.append(_failed_outcome(task, f"llm_error: {error}", time.perf_counter() - started))
+            outcome = tries[0] if len(tries) == 1 else best_of(tries)
         run_dir.append_result(outcome)
         outcomes.append(outcome)
         if on_task_done:
@@ -112,6 +127,33 @@ def run_tasks(
     run_dir.write_json("metrics.json", metrics)
     write_run_report(run_dir.path, metrics)
     return metrics
+
+
+def _attempt_limits(limits: AgentLimits, config: RunConfig, attempt: int) -> AgentLimits:
+    temperature = config.attempt_temperature if config.attempt_temperature is not None else config.temperature
+    params = limits.params.model_copy(update={"temperature": temperature, "seed": config.seed + attempt})
+    return replace(limits, params=params)
+
+
+def best_of(tries: list[TaskOutcome]) -> TaskOutcome:
+    """The best attempt by (solved, final utility), first on ties, carrying the cost of all attempts."""
+    best_index = max(range(len(tries)), key=lambda i: (tries[i].solved, tries[i].final_utility, -i))
+    best = tries[best_index]
+    usage = Usage()
+    for attempt in tries:
+        usage = usage + attempt.usage
+    return best.model_copy(update={
+        "usage": usage,
+        "steps": sum(t.steps for t in tries),
+        "evaluator_calls": sum(t.evaluator_calls for t in tries),
+        "failed_attempts": sum(t.failed_attempts for t in tries),
+        "parse_errors": sum(t.parse_errors for t in tries),
+        "retrieval_tokens": sum(t.retrieval_tokens for t in tries),
+        "augmentation_tokens": sum(t.augmentation_tokens for t in tries),
+        "seconds": sum(t.seconds for t in tries),
+        "notes": [*best.notes, f"best of {len(tries)} attempts: attempt {best_index + 1} kept "
+                  f"(solved by {sum(t.solved for t in tries)})"],
+    })
 
 
 def make_agent(

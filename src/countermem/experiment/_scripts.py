@@ -2,7 +2,8 @@
 
 It checks the benchmark's known-wrong action, then submits the gold action: it exercises
 every path of a run (a failed check, an observation, a passing submission) at no model
-cost. Its success figure says the pipeline works, nothing about any LLM; runs made with it
+cost. Asked as the memory generator (construct stage), it proposes the gold action of the
+failed task with the universal condition `none`, so a plumbing study admits records too. Its success figure says the pipeline works, nothing about any LLM; runs made with it
 are labelled `scripted` everywhere.
 """
 
@@ -12,6 +13,7 @@ from collections.abc import Callable
 
 from countermem.core import ConfigError, Task
 from countermem.domains import Benchmark
+from countermem.experiment._simulation import is_generator_prompt, read_generator_prompt
 from countermem.llm import Message
 
 
@@ -20,6 +22,13 @@ def oracle_script(benchmark: Benchmark, tasks: list[Task]) -> Callable[[list[Mes
     fence = benchmark.action_language
 
     def reply(messages: list[Message]) -> str:
+        if is_generator_prompt(messages):
+            situation = read_generator_prompt(messages).situation
+            found = next((t for text, t in rendered.items() if situation.startswith(text)), None)
+            if found is None:
+                raise ConfigError("the scripted oracle was asked to repair a task it was not given")
+            gold_text = benchmark.gold_action(found).content
+            return f"### Alternative 1\nRationale: the known answer.\nCondition: none\n```{fence}\n{gold_text}\n```"
         user = next((m.content for m in messages if m.role == "user"), "")
         task = next((t for text, t in rendered.items() if user.startswith(text)), None)
         if task is None:

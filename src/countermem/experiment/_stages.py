@@ -63,12 +63,14 @@ class MemorySettings(BaseModel):
     embedder: Literal["minilm", "lexical"] = "minilm"
     k: int = 3
     scope: Literal["domain", "benchmark"] = "domain"
-    rank: Literal["similarity", "random"] = "similarity"
+    rank: Literal["similarity", "random", "shuffled"] = "similarity"
     use_conditions: bool = True
     selector: SelectorKind = "dqn"
     checkpoint: Path | None = None
     min_gain: float = 0.05
     max_alternatives: int = 4
+    admission: Literal["verified", "unverified"] = "verified"
+    """unverified: the 'no verification' ablation stores alternatives without checking them."""
     seed: int = 0
     reward: RewardWeights = Field(default_factory=RewardWeights)
     dqn: DQNConfig = Field(default_factory=DQNConfig)
@@ -213,6 +215,7 @@ def _advised_stage(
     on_task_done: ProgressCallback | None,
     simulated: bool,
     expected_store_sha256: str | None,
+    expected_checkpoint_sha256: str | None = None,
     selector: Selector | None = None,
     epochs: int = 1,
 ) -> StageResult:
@@ -223,6 +226,15 @@ def _advised_stage(
         raise ArtifactMismatchError(
             f"store {settings.store} has sha256 {store_hash}, the manifest says {expected_store_sha256}"
         )
+    if expected_checkpoint_sha256 is not None:
+        if settings.checkpoint is None or not settings.checkpoint.is_file():
+            raise ConfigError(f"the manifest names a selector checkpoint, but {settings.checkpoint} does not exist")
+        checkpoint_now = file_sha256(settings.checkpoint)
+        if checkpoint_now != expected_checkpoint_sha256:
+            raise ArtifactMismatchError(
+                f"selector checkpoint {settings.checkpoint} has sha256 {checkpoint_now}, the manifest says "
+                f"{expected_checkpoint_sha256}; retrain it or restore the file the manifest names"
+            )
     store = SQLiteStore(settings.store, read_only=True)
     try:
         training = stage == "train"
@@ -311,12 +323,14 @@ def evaluate_memory(
     run_dir: RunDir,
     *,
     expected_store_sha256: str | None = None,
+    expected_checkpoint_sha256: str | None = None,
     resume: bool = False,
     on_task_done: ProgressCallback | None = None,
     simulated: bool = False,
 ) -> StageResult:
-    """Held-out tasks with a frozen store and a greedy selector."""
+    """Held-out tasks with a frozen store and a greedy selector; refuses artifacts the manifest does not name."""
     return _advised_stage(
         "evaluate", config, settings, llm, benchmark, tasks, run_dir, resume=resume,
         on_task_done=on_task_done, simulated=simulated, expected_store_sha256=expected_store_sha256,
+        expected_checkpoint_sha256=expected_checkpoint_sha256,
     )

@@ -1,0 +1,94 @@
+"""`countermem study CONFIG.toml`: a whole study, resumable, with a progress display and a report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+
+from countermem.cli._common import console, err_console, friendly_errors
+from countermem.experiment._study import StudyInterrupted, run_study
+from countermem.experiment._study_config import load_study_config
+from countermem.experiment._study_plan import Job, StudyPlan
+
+ConfigArg = Annotated[Path, typer.Argument(help="the study's TOML config (see examples/)")]
+OutOpt = Annotated[
+    Path | None, typer.Option("--out", help="study folder (default: runs/study-<name>); rerun to resume")
+]
+WorkersOpt = Annotated[int, typer.Option("--workers", help="jobs run at once, each in its own process")]
+NoReportOpt = Annotated[bool, typer.Option("--no-report", help="skip writing report/ at the end")]
+
+
+class _Display:
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.runs_task: TaskID | None = None
+        self.jobs: TaskID | None = None
+        self.running: list[str] = []
+        self.jobs_done = 0
+
+    def start(self, plan: StudyPlan, done_runs: int, done_jobs: int) -> None:
+        total_runs = sum(j.planned_runs for j in plan.jobs)
+        self.jobs_done = done_jobs
+        self.jobs = self.progress.add_task("jobs", total=len(plan.jobs), completed=done_jobs, status="")
+        self.runs_task = self.progress.add_task("task runs", total=total_runs, completed=done_runs, status="")
+        for name, why in plan.skipped.items():
+            console.print(f"[yellow]skipped[/yellow] {name}: {why}")
+        if done_jobs:
+            console.print(f"resuming: {done_jobs} of {len(plan.jobs)} jobs already finished (outputs verified)")
+
+    def job_started(self, job: Job) -> None:
+        self.running.append(job.id)
+        self._status()
+
+    def job_finished(self, job: Job, error: str | None) -> None:
+        if job.id in self.running:
+            self.running.remove(job.id)
+        if error is not None:
+            console.print(f"[red]failed[/red] {job.id}: {error.splitlines()[0]}")
+        else:
+            self.jobs_done += 1
+        assert self.jobs is not None
+        self.progress.update(self.jobs, completed=self.jobs_done)
+        self._status()
+
+    def runs(self, done: int) -> None:
+        assert self.runs_task is not None
+        self.progress.update(self.runs_task, completed=done)
+
+    def _status(self) -> None:
+        assert self.jobs is not None
+        shown = ", ".join(self.running[:2]) + (f" +{len(self.running) - 2}" if len(self.running) > 2 else "")
+        self.progress.update(self.jobs, status=shown)
+
+
+@friendly_errors
+def study(config: ConfigArg, out: OutOpt = None, workers: WorkersOpt = 1, no_report: NoReportOpt = False) -> None:
+    """Run a whole study (build -> train -> test for every method, agent, benchmark, backbone and seed)."""
+    parsed = load_study_config(config)
+    root = out or Path("runs") / f"study-{parsed.name}"
+    console.print(f"study [cyan]{parsed.name}[/cyan] into {root} with {workers} worker(s)")
+    with Progress(
+        TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), TextColumn("{task.fields[status]}"), console=console,
+    ) as progress:
+        try:
+            outcome = run_study(
+                parsed, root, workers=workers, progress=_Display(progress), source=str(config),
+                write_report=not no_report,
+            )
+        except (KeyboardInterrupt, StudyInterrupted):
+            err_console.print(f"[yellow]interrupted[/yellow]: run the same command again to resume ({root})")
+            raise typer.Exit(code=130) from None
+    console.print(
+        f"{len(outcome.finished)} jobs run, {len(outcome.reused)} reused, {len(outcome.failed)} failed, "
+        f"{len(outcome.blocked)} blocked"
+    )
+    for job_id, error in outcome.failed.items():
+        err_console.print(f"[red]failed[/red] {job_id}: {error.splitlines()[0]}")
+    if outcome.report is not None:
+        console.print(f"report: {outcome.report}")
+    if not outcome.ok:
+        raise typer.Exit(code=1)

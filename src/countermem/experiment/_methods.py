@@ -1,0 +1,105 @@
+"""The methods a study compares, each a recipe over the three stages.
+
+A method says which store it builds on source tasks (its *family*: methods that differ only in
+how they read a store share one build), whether a selector is trained, and how advice reaches
+the agent on held-out tasks. Ablations are methods too, so that every comparison of the paper
+is one more name in a study config.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from countermem.core import ConfigError
+
+MethodKind = Literal["none", "countermem", "strategy", "checked", "best_of_n"]
+RETENTION_RULES = ("utility", "similarity", "recency", "random")
+
+
+class MethodSpec(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    kind: MethodKind
+    description: str
+    family: str | None = None
+    """Construct group; methods with the same family read the same store. None: no store."""
+    admission: Literal["verified", "unverified"] = "verified"
+    rank: Literal["similarity", "random", "shuffled"] = "similarity"
+    use_conditions: bool = True
+    retention: str = "utility"
+    retention_capacity: bool = False
+    """Use baselines.retention_capacity instead of memory.capacity (the retention comparison)."""
+    strategy_labels: Literal["llm_judge", "checker"] = "llm_judge"
+    matts: bool = False
+
+    @property
+    def uses_store(self) -> bool:
+        return self.family is not None
+
+
+def _retention(rule: str) -> MethodSpec:
+    return MethodSpec(
+        name=f"retention-{rule}", kind="countermem", family=f"retention-{rule}", retention=rule,
+        retention_capacity=True,
+        description=f"countermem with the {rule} retention rule at the retention comparison's capacity",
+    )
+
+
+BUILTIN_METHODS: dict[str, MethodSpec] = {
+    spec.name: spec
+    for spec in [
+        MethodSpec(name="none", kind="none", description="the unaugmented agent"),
+        MethodSpec(
+            name="countermem", kind="countermem", family="verified",
+            description="verified counterfactual records, conditions, similarity ranking, learned selector",
+        ),
+        MethodSpec(
+            name="reasoningbank", kind="strategy", family="strategy-judge",
+            description="ReasoningBank-style strategy items from successes and failures judged by the LLM; "
+            "embedding retrieval, no verification",
+        ),
+        MethodSpec(
+            name="reasoningbank-matts", kind="strategy", family="strategy-matts", matts=True,
+            description="ReasoningBank with MaTTS parallel scaling (k trajectories per source task, self-contrast)",
+        ),
+        MethodSpec(
+            name="reasoningbank-verified", kind="strategy", family="strategy-checker", strategy_labels="checker",
+            description="ReasoningBank with verified feedback: success labels from the checker, not the LLM",
+        ),
+        MethodSpec(
+            name="unverified", kind="countermem", family="unverified", admission="unverified",
+            description="alternatives stored without checking them (no verification)",
+        ),
+        MethodSpec(
+            name="checked-alternatives", kind="checked",
+            description="checked alternatives on the current task only, no persistent store",
+        ),
+        MethodSpec(
+            name="random-retrieval", kind="countermem", family="verified", rank="random",
+            description="countermem's store, records offered in random order among those whose condition holds",
+        ),
+        MethodSpec(
+            name="shuffled-retrieval", kind="countermem", family="verified", rank="shuffled",
+            description="countermem's store, valid records offered to the wrong decisions",
+        ),
+        MethodSpec(
+            name="no-conditions", kind="countermem", family="verified", use_conditions=False,
+            description="countermem without applicability conditions (not filtered on, not shown)",
+        ),
+        MethodSpec(
+            name="best-of-n", kind="best_of_n",
+            description="N independent attempts on the current task, the best checked one kept; no memory",
+        ),
+        *[_retention(rule) for rule in RETENTION_RULES],
+    ]
+}
+
+
+def method_spec(name: str) -> MethodSpec:
+    spec = BUILTIN_METHODS.get(name)
+    if spec is None:
+        raise ConfigError(f"unknown method {name!r}; choose from {', '.join(BUILTIN_METHODS)}")
+    return spec

@@ -1,0 +1,320 @@
+"""`countermem study`: run a whole study from one config, in parallel, resumably, and report it.
+
+The study folder holds a manifest (config, its hash, versions, git commit, seeds, skipped
+benchmarks, the job graph and, at the end, every artifact's sha256), one record per finished job
+under jobs/, the run directories, the response cache, and report/. Running the same command
+again skips finished jobs (after checking their outputs' hashes), reruns unfinished ones from
+their start with cached model replies, and ends with the results an uninterrupted run gives.
+
+Parallelism: independent jobs (different cells, methods, analyses, evaluation runs) run at the
+same time on a pool of `workers` processes; each job loads its own benchmark and model. Results
+do not depend on the number of workers: no job reads another's state except the artifacts it
+waits for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import traceback
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Protocol
+
+from countermem.agents import TaskOutcome
+from countermem.core import ConfigError, CountermemError
+from countermem.domains import Benchmark, BenchmarkOptions, load_benchmark
+from countermem.experiment._rundir import git_commit, package_versions
+from countermem.experiment._study_config import StudyConfig
+from countermem.experiment._study_jobs import JobRecord, execute_job, read_record, verify_record
+from countermem.experiment._study_plan import Job, StudyPlan, plan_study
+
+MANIFEST = "manifest.json"
+
+
+class StudyProgress(Protocol):
+    def start(self, plan: StudyPlan, done_runs: int, done_jobs: int) -> None: ...
+
+    def job_started(self, job: Job) -> None: ...
+
+    def job_finished(self, job: Job, error: str | None) -> None: ...
+
+    def runs(self, done: int) -> None: ...
+
+
+class StudyInterrupted(CountermemError):
+    """The study stopped before its end (a test's stop point, or Ctrl-C); run it again to resume."""
+
+
+@dataclass
+class StudyOutcome:
+    root: Path
+    plan: StudyPlan
+    finished: list[str] = field(default_factory=list)
+    reused: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    blocked: dict[str, str] = field(default_factory=dict)
+    report: Path | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed and not self.blocked
+
+
+def config_digest(config: StudyConfig) -> str:
+    return hashlib.sha256(config.model_dump_json().encode()).hexdigest()
+
+
+def _load_benchmarks(config: StudyConfig) -> tuple[dict[str, Benchmark], dict[str, str]]:
+    loaded: dict[str, Benchmark] = {}
+    skipped: dict[str, str] = {}
+    for name in config.benchmarks:
+        try:
+            benchmark = load_benchmark(
+                name, BenchmarkOptions(data_dir=config.data_dir, unsafe_no_sandbox=config.unsafe_no_sandbox)
+            )
+            availability = benchmark.availability()
+        except CountermemError as error:
+            skipped[name] = str(error)
+            continue
+        if not availability.available:
+            skipped[name] = availability.reason or "not available"
+            continue
+        loaded[name] = benchmark
+    return loaded, skipped
+
+
+def _write_json(path: Path, data: object) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n")
+    tmp.replace(path)
+
+
+def _manifest(root: Path, config: StudyConfig, plan: StudyPlan, source: str | None) -> dict[str, object]:
+    path = root / MANIFEST
+    digest = config_digest(config)
+    if path.is_file():
+        previous = json.loads(path.read_text())
+        if previous.get("kind") != "study":
+            raise ConfigError(f"{root} holds something other than a study; choose another --out")
+        if previous.get("config_sha256") != digest:
+            raise ConfigError(
+                f"{root} holds a study with a different config (sha256 {previous.get('config_sha256')} vs "
+                f"{digest}); resume it with the same config, or choose another --out"
+            )
+        return dict(previous)
+    return {
+        "kind": "study",
+        "name": config.name,
+        "config": json.loads(config.model_dump_json()),
+        "config_sha256": digest,
+        "config_file": source,
+        "seeds": config.seeds,
+        "versions": package_versions(),
+        "git_commit": git_commit(),
+        "started_at": datetime.now(UTC).isoformat(),
+        "skipped": plan.skipped,
+        "jobs": [
+            {"id": j.id, "kind": j.kind, "out": str(j.out), "depends": list(j.depends), "planned_runs": j.planned_runs}
+            for j in plan.jobs
+        ],
+    }
+
+
+def _count_runs(root: Path, job: Job) -> int:
+    total = 0
+    for results in (root / job.out).rglob("results.jsonl"):
+        with results.open() as handle:
+            total += sum(1 for line in handle if line.strip())
+    return total
+
+
+def _job_entry(root: Path, config_json: str, job: Job) -> JobRecord:
+    """Process-pool entry point (module level so that it pickles)."""
+    return execute_job(root, StudyConfig.model_validate_json(config_json), job)
+
+
+def _link(root: Path, plan: StudyPlan) -> None:
+    for link, target in plan.links.items():
+        path, goal = root / link, root / target
+        if not goal.exists():
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_symlink() or path.exists():
+            continue
+        path.symlink_to(os.path.relpath(goal, path.parent), target_is_directory=True)
+
+
+def run_study(
+    config: StudyConfig,
+    root: Path,
+    *,
+    workers: int = 1,
+    progress: StudyProgress | None = None,
+    source: str | None = None,
+    stop_after_runs: int | None = None,
+    write_report: bool = True,
+) -> StudyOutcome:
+    """Run (or resume) the study into `root`; see the module docstring."""
+    if workers < 1:
+        raise ConfigError(f"--workers must be at least 1, got {workers}")
+    root.mkdir(parents=True, exist_ok=True)
+    benchmarks, skipped = _load_benchmarks(config)
+    plan = plan_study(config, benchmarks, skipped)
+    manifest = _manifest(root, config, plan, source)
+    _write_json(root / MANIFEST, manifest)
+    outcome = StudyOutcome(root=root, plan=plan)
+    done: dict[str, JobRecord] = {}
+    for job in plan.jobs:
+        record = read_record(root, job.id)
+        if record is not None:
+            verify_record(root, record)
+            done[job.id] = record
+            outcome.reused.append(job.id)
+    done_runs = sum(j.planned_runs for j in plan.jobs if j.id in done)
+    if progress:
+        progress.start(plan, done_runs, len(done))
+    pending = [j for j in plan.jobs if j.id not in done]
+    runs_counter = _RunCounter(done_runs, progress, stop_after_runs)
+    if workers == 1:
+        _run_inline(root, config, pending, done, outcome, progress, runs_counter)
+    else:
+        _run_pool(root, config, pending, done, outcome, progress, workers, runs_counter)
+    _link(root, plan)
+    manifest["finished_at"] = datetime.now(UTC).isoformat()
+    manifest["artifacts"] = {k: v for r in done.values() for k, v in r.outputs.items()}
+    manifest["failed"] = outcome.failed
+    manifest["blocked"] = outcome.blocked
+    _write_json(root / MANIFEST, manifest)
+    if write_report and done:
+        outcome.report = write_folder_report(root)
+    return outcome
+
+
+def write_folder_report(root: Path) -> Path:
+    """The study's report under root/report/ (one section per backbone)."""
+    from countermem.experiment._study_report import collect_rows, write_study_report
+
+    results = root / "results"
+    report_dir = root / "report"
+    last: Path | None = None
+    for backbone in sorted(p for p in results.iterdir() if p.is_dir()) if results.is_dir() else []:
+        rows = collect_rows(backbone)
+        if rows:
+            last, _ = write_study_report(report_dir / backbone.name, rows)
+    if last is None:
+        raise ConfigError(f"{root} has no finished results to report yet")
+    return report_dir
+
+
+class _RunCounter:
+    def __init__(self, start: int, progress: StudyProgress | None, stop_after: int | None) -> None:
+        self.value = start
+        self.progress = progress
+        self.stop_after = stop_after
+        self.new = 0
+
+    def add(self, n: int = 1) -> None:
+        self.value += n
+        self.new += n
+        if self.progress:
+            self.progress.runs(self.value)
+        if self.stop_after is not None and self.new >= self.stop_after:
+            raise StudyInterrupted(f"stopped after {self.new} task runs, as asked")
+
+
+def _blocked_by(job: Job, outcome: StudyOutcome) -> str | None:
+    for dep in job.depends:
+        if dep in outcome.failed or dep in outcome.blocked:
+            return dep
+    return None
+
+
+def _run_inline(
+    root: Path, config: StudyConfig, pending: list[Job], done: dict[str, JobRecord], outcome: StudyOutcome,
+    progress: StudyProgress | None, counter: _RunCounter,
+) -> None:
+    for job in pending:
+        dep = _blocked_by(job, outcome)
+        if dep is not None:
+            outcome.blocked[job.id] = f"needs {dep}, which did not finish"
+            continue
+        if progress:
+            progress.job_started(job)
+
+        def on_task(_outcome: TaskOutcome, _count: int, _total: int) -> None:
+            counter.add()
+
+        try:
+            record = execute_job(root, config, job, on_task)
+        except StudyInterrupted:
+            raise
+        except CountermemError as error:
+            outcome.failed[job.id] = f"{type(error).__name__}: {error}"
+            if progress:
+                progress.job_finished(job, outcome.failed[job.id])
+            continue
+        done[job.id] = record
+        outcome.finished.append(job.id)
+        if progress:
+            progress.job_finished(job, None)
+
+
+def _run_pool(
+    root: Path, config: StudyConfig, pending: list[Job], done: dict[str, JobRecord], outcome: StudyOutcome,
+    progress: StudyProgress | None, workers: int, counter: _RunCounter,
+) -> None:
+    config_json = config.model_dump_json()
+    waiting = list(pending)
+    running: dict[Future[JobRecord], Job] = {}
+    base = counter.value
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        try:
+            while waiting or running:
+                for job in list(waiting):
+                    dep = _blocked_by(job, outcome)
+                    if dep is not None:
+                        outcome.blocked[job.id] = f"needs {dep}, which did not finish"
+                        waiting.remove(job)
+                    elif len(running) < workers and all(d in done for d in job.depends):
+                        waiting.remove(job)
+                        running[pool.submit(_job_entry, root, config_json, job)] = job
+                        if progress:
+                            progress.job_started(job)
+                if not running:
+                    if waiting:
+                        raise ConfigError(f"job {waiting[0].id} waits for a job that is not in the plan")
+                    break
+                finished, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    job = running.pop(future)
+                    try:
+                        record = future.result()
+                    except CountermemError as error:
+                        outcome.failed[job.id] = f"{type(error).__name__}: {error}"
+                    except Exception as error:
+                        outcome.failed[job.id] = f"{type(error).__name__}: {error}\n" + "".join(
+                            traceback.format_exception(error)
+                        )
+                    else:
+                        done[job.id] = record
+                        outcome.finished.append(job.id)
+                    if progress:
+                        progress.job_finished(job, outcome.failed.get(job.id))
+                finished_runs = sum(j.planned_runs for j in pending if j.id in done)
+                live = sum(_count_runs(root, j) for j in running.values())
+                counter.value = base
+                counter.new = 0
+                counter.add(finished_runs + live)
+        except BaseException:
+            for future in running:
+                future.cancel()
+            raise
+
+
+ProgressFactory = Callable[[], StudyProgress]

@@ -1,0 +1,178 @@
+"""The study's TOML config: what to run (benchmarks x agents x methods x backbones x seeds) and how.
+
+One file describes a whole study so that a person can rerun it, share it, and see in the run's
+manifest exactly what was compared. Unknown keys are errors (a typo must not silently fall back
+to a default), and every error names the key and what would be accepted.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from countermem.core import ConfigError
+from countermem.selector import DQNConfig
+
+BackboneKind = Literal["local", "openai", "scripted", "simulated"]
+TransferCondition = Literal["original-environment", "new-environment", "look-alike"]
+TRANSFER_CONDITIONS: tuple[TransferCondition, ...] = ("original-environment", "new-environment", "look-alike")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class BackboneSpec(_Strict):
+    kind: BackboneKind
+    model: str = ""
+    base_url: str | None = None
+    api_key_env: str | None = None
+    """Name of the environment variable holding the API key; the key itself never enters the config."""
+
+    def api_key(self) -> str | None:
+        if self.api_key_env is None:
+            return None
+        value = os.environ.get(self.api_key_env)
+        if not value:
+            raise ConfigError(f"environment variable {self.api_key_env} (api_key_env of a backbone) is not set")
+        return value
+
+
+class SplitSizes(_Strict):
+    """How many tasks of each split a cell uses; None takes the whole split."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    source: int | None = Field(20, alias="construct")
+    """Source (construction) tasks; written `construct` in the TOML file."""
+    train: int | None = 10
+    heldout: int | None = 20
+    by_environment: bool = True
+
+    @model_validator(mode="after")
+    def _positive(self) -> SplitSizes:
+        for name, value in (("construct", self.source), ("train", self.train), ("heldout", self.heldout)):
+            if value is not None and value < 1:
+                raise ValueError(f"split.{name} must be at least 1 (or left out for the whole split)")
+        return self
+
+
+class AgentSettings(_Strict):
+    max_steps: int = 5
+    max_trials: int = 3
+    max_tokens: int = 16000
+    max_new_tokens: int = 384
+    temperature: float = 0.0
+
+
+class MemoryConfig(_Strict):
+    capacity: int = 200
+    embedder: Literal["minilm", "lexical"] = "minilm"
+    k: int = 3
+    selector: Literal["dqn", "top1", "skip", "random"] = "dqn"
+    train_epochs: int = 1
+    min_gain: float = 0.05
+    max_alternatives: int = 4
+    dqn: DQNConfig = Field(default_factory=DQNConfig)
+
+
+class BaselineSettings(_Strict):
+    best_of_n: int = 4
+    best_of_n_temperature: float = 0.7
+    matts_k: int = 3
+    matts_temperature: float = 0.7
+    strategy_k: int = 1
+    retention_capacity: int = 50
+    """Capacity of the retention-rule methods: below the number of admitted records, or no rule ever evicts."""
+
+
+class AnalysisSettings(_Strict):
+    transfer: list[TransferCondition] = Field(default_factory=list)
+    transfer_methods: list[str] = Field(default_factory=lambda: ["countermem"])
+    accumulation: list[int] = Field(default_factory=list)
+    """Checkpoints in processed source tasks, e.g. [0, 5, 10, 20]."""
+    accumulation_methods: list[str] = Field(default_factory=lambda: ["countermem"])
+    budgets: list[int] = Field(default_factory=list)
+    """Per-task token budgets for the common-budget comparison."""
+    budget_methods: list[str] = Field(default_factory=lambda: ["none", "countermem"])
+
+    @model_validator(mode="after")
+    def _sane(self) -> AnalysisSettings:
+        if any(c < 0 for c in self.accumulation):
+            raise ValueError("analyses.accumulation checkpoints count processed tasks and must be >= 0")
+        if self.accumulation != sorted(set(self.accumulation)):
+            raise ValueError("analyses.accumulation must be increasing, without repeats")
+        if any(b < 100 for b in self.budgets):
+            raise ValueError("analyses.budgets are per-task token budgets; each must be at least 100")
+        return self
+
+
+class StudyConfig(_Strict):
+    name: str = "study"
+    benchmarks: list[str]
+    agents: list[Literal["react", "reflexion"]] = Field(default=["react"])
+    methods: list[str] = Field(default_factory=lambda: ["none", "countermem"])
+    seeds: list[int] = Field(default_factory=lambda: [0])
+    backbones: dict[str, BackboneSpec]
+    split: SplitSizes = Field(default_factory=SplitSizes)
+    agent: AgentSettings = Field(default_factory=AgentSettings)
+    memory: MemoryConfig = Field(default_factory=MemoryConfig)
+    baselines: BaselineSettings = Field(default_factory=BaselineSettings)
+    analyses: AnalysisSettings = Field(default_factory=AnalysisSettings)
+    cache: bool = True
+    """Keep every LLM reply in the study's response cache, so that a resumed stage replays it."""
+    data_dir: Path | None = None
+    unsafe_no_sandbox: bool = False
+
+    @model_validator(mode="after")
+    def _non_empty(self) -> StudyConfig:
+        for name in ("benchmarks", "agents", "methods", "seeds"):
+            values = getattr(self, name)
+            if not values:
+                raise ValueError(f"{name} must name at least one")
+            if len(set(values)) != len(values):
+                raise ValueError(f"{name} lists something twice")
+        if not self.backbones:
+            raise ValueError("[backbones.<name>] must define at least one backbone")
+        for name in self.backbones:
+            if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name):
+                raise ValueError(
+                    f"backbone name {name!r} becomes a folder name: use letters, digits, '.', '_' and '-' "
+                    '(quote a name with dots in TOML: [backbones."qwen-0.5b"])'
+                )
+        return self
+
+
+def load_study_config(path: Path) -> StudyConfig:
+    """Read and validate a study TOML file; every problem becomes one ConfigError naming the key."""
+    if not path.is_file():
+        raise ConfigError(f"study config {path} does not exist")
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path} is not valid TOML: {error}") from error
+    return parse_study_config(data, source=str(path))
+
+
+def parse_study_config(data: dict[str, object], *, source: str = "study config") -> StudyConfig:
+    try:
+        config = StudyConfig.model_validate(data)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or '(top level)'}: {e['msg']}" for e in error.errors()
+        )
+        raise ConfigError(f"{source}: {problems}") from error
+    from countermem.experiment._methods import method_spec
+
+    for name in [*config.methods, *config.analyses.transfer_methods, *config.analyses.accumulation_methods,
+                 *config.analyses.budget_methods]:
+        method_spec(name)
+    for name in config.analyses.accumulation_methods:
+        if not method_spec(name).uses_store:
+            raise ConfigError(f"{source}: analyses.accumulation_methods: {name!r} keeps no store to snapshot")
+    return config

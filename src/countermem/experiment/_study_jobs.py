@@ -1,0 +1,305 @@
+"""Runs one job of a study plan in its own folder and says what it produced, with content hashes.
+
+A job is all-or-nothing: an unfinished job's folder is wiped and the job runs again from its
+start. Nothing finished is lost by that: the study keeps every LLM reply in a response cache,
+so the rerun replays the model's answers (same text, same counted usage) and only repeats the
+cheap checks. That is what makes an interrupted study end with exactly the results of an
+uninterrupted one, at every stage, including the online-learning ones (construct, train) whose
+state could not be resumed mid-way.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import torch
+from pydantic import BaseModel, ConfigDict
+
+from countermem.agents import TaskOutcome
+from countermem.core import ArtifactMismatchError, ConfigError, Task, sha256_file
+from countermem.domains import Benchmark, BenchmarkOptions, load_benchmark
+from countermem.experiment._methods import MethodSpec, method_spec
+from countermem.experiment._rundir import RunDir
+from countermem.experiment._runner import RunConfig, run_tasks
+from countermem.experiment._scripts import oracle_script
+from countermem.experiment._simulation import simulated_llm_for
+from countermem.experiment._stages import MemorySettings, construct_memory, evaluate_memory, train_selector
+from countermem.experiment._study_config import StudyConfig
+from countermem.experiment._study_plan import Job, cell_tasks, construct_store, selector_checkpoint
+from countermem.llm import LLM, CachedLLM, make_llm
+from countermem.memory import SQLiteStore
+
+DEFAULT_MODELS = {"local": "qwen2.5-coder-0.5b", "scripted": "oracle-script", "simulated": "simulated"}
+JOBS_DIR = "jobs"
+
+
+class JobRecord(BaseModel):
+    """A finished job: written last, so its presence means every output is complete."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    kind: str
+    finished_at: str
+    seconds: float
+    outputs: dict[str, str]
+    """Output file (relative to the study root) -> sha256."""
+
+
+def job_record_path(root: Path, job_id: str) -> Path:
+    return root / JOBS_DIR / (job_id.replace("/", "__").replace(":", "_") + ".json")
+
+
+def read_record(root: Path, job_id: str) -> JobRecord | None:
+    path = job_record_path(root, job_id)
+    if not path.is_file():
+        return None
+    return JobRecord.model_validate_json(path.read_text())
+
+
+def verify_record(root: Path, record: JobRecord) -> None:
+    """A finished job's outputs must still be the bytes it wrote; anything else is refused."""
+    for relative, digest in record.outputs.items():
+        path = root / relative
+        if not path.is_file():
+            raise ArtifactMismatchError(
+                f"{path} (made by job {record.id}) is gone; delete {job_record_path(root, record.id)} to rebuild it"
+            )
+        actual = sha256_file(path)
+        if actual != digest:
+            raise ArtifactMismatchError(
+                f"{path} has sha256 {actual}, but job {record.id} wrote {digest}; it was changed after the "
+                f"job finished. Restore it, or delete {job_record_path(root, record.id)} (and the jobs after "
+                "it) to rebuild"
+            )
+
+
+@dataclass
+class JobContext:
+    root: Path
+    config: StudyConfig
+    job: Job
+    benchmark: Benchmark
+    tasks: list[Task]
+    spec: MethodSpec | None
+
+    @property
+    def out(self) -> Path:
+        return self.root / self.job.out
+
+    @property
+    def simulated(self) -> bool:
+        return self.config.backbones[self.job.cell.backbone].kind == "simulated"
+
+
+def _job_tasks(config: StudyConfig, job: Job, benchmark: Benchmark) -> list[Task]:
+    tasks = cell_tasks(benchmark, config, job.cell.seed)
+    if job.tasks == "earlier":
+        return tasks.earlier(list(config.analyses.accumulation))
+    return tasks.by_name(job.tasks)
+
+
+def build_llm(ctx: JobContext) -> LLM:
+    spec = ctx.config.backbones[ctx.job.cell.backbone]
+    llm: LLM
+    if spec.kind == "simulated":
+        llm = simulated_llm_for(ctx.benchmark, ctx.tasks, seed=ctx.job.cell.seed)
+    elif spec.kind == "scripted":
+        llm = make_llm("scripted", script=oracle_script(ctx.benchmark, ctx.tasks), seed=ctx.job.cell.seed)
+    else:
+        llm = make_llm(
+            spec.kind, model=spec.model or DEFAULT_MODELS.get(spec.kind), base_url=spec.base_url,
+            api_key=spec.api_key(), seed=ctx.job.cell.seed,
+        )
+    if ctx.config.cache:
+        cache = ctx.root / "cache" / f"{ctx.job.cell.backbone}.sqlite"
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        llm = CachedLLM(llm, cache)
+    return llm
+
+
+def run_config(ctx: JobContext, *, split: str, temperature: float | None = None) -> RunConfig:
+    config, job = ctx.config, ctx.job
+    spec = config.backbones[job.cell.backbone]
+    best_of_n = ctx.spec is not None and ctx.spec.kind == "best_of_n" and job.kind == "evaluate"
+    return RunConfig(
+        benchmark=job.cell.benchmark, backbone=spec.kind, model=spec.model or DEFAULT_MODELS.get(spec.kind, ""),
+        base_url=spec.base_url, agent=job.cell.agent,
+        max_trials=config.agent.max_trials, split="all", split_seed=job.cell.seed,
+        split_by_environment=config.split.by_environment, seed=job.cell.seed, max_steps=config.agent.max_steps,
+        max_tokens=job.budget or config.agent.max_tokens, max_new_tokens=config.agent.max_new_tokens,
+        temperature=config.agent.temperature if temperature is None else temperature,
+        unsafe_no_sandbox=config.unsafe_no_sandbox, method=job.method, task_set=split,
+        attempts=config.baselines.best_of_n if best_of_n else 1,
+        attempt_temperature=config.baselines.best_of_n_temperature if best_of_n else None,
+    )
+
+
+def memory_settings(ctx: JobContext, *, store: Path, checkpoint: Path | None) -> MemorySettings:
+    memory, spec = ctx.config.memory, ctx.spec
+    assert spec is not None
+    capacity = ctx.config.baselines.retention_capacity if spec.retention_capacity else memory.capacity
+    return MemorySettings(
+        store=store, capacity=capacity, retention=spec.retention, embedder=memory.embedder, k=memory.k,
+        rank=spec.rank, use_conditions=spec.use_conditions, selector=memory.selector, checkpoint=checkpoint,
+        min_gain=memory.min_gain, max_alternatives=memory.max_alternatives, seed=ctx.job.cell.seed,
+        admission=spec.admission, dqn=memory.dqn,
+    )
+
+
+ProgressHook = Callable[[TaskOutcome, int, int], None]
+
+
+def execute_job(root: Path, config: StudyConfig, job: Job, on_task_done: ProgressHook | None = None) -> JobRecord:
+    """Run `job` from its start (wiping an unfinished attempt) and write its record last."""
+    torch.set_num_threads(1)
+    started = time.perf_counter()
+    benchmark = load_benchmark(
+        job.cell.benchmark,
+        BenchmarkOptions(data_dir=config.data_dir, unsafe_no_sandbox=config.unsafe_no_sandbox),
+    )
+    availability = benchmark.availability()
+    if not availability.available:
+        raise ConfigError(f"benchmark {job.cell.benchmark} is not available: {availability.reason}")
+    tasks = _job_tasks(config, job, benchmark)
+    spec = method_spec(job.method) if job.method else _family_spec(config, job)
+    ctx = JobContext(root, config, job, benchmark, tasks, spec)
+    if ctx.out.exists():
+        shutil.rmtree(ctx.out)
+    ctx.out.mkdir(parents=True)
+    if job.kind == "construct":
+        outputs = _construct(ctx, on_task_done)
+    elif job.kind == "train":
+        outputs = _train(ctx, on_task_done)
+    else:
+        outputs = _evaluate(ctx, on_task_done)
+    record = JobRecord(
+        id=job.id, kind=job.kind, finished_at=datetime.now(UTC).isoformat(),
+        seconds=round(time.perf_counter() - started, 3),
+        outputs={str(p.relative_to(root)): sha256_file(p) for p in outputs},
+    )
+    path = job_record_path(root, job.id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(record.model_dump_json(indent=2) + "\n")
+    tmp.replace(path)
+    return record
+
+
+def _family_spec(config: StudyConfig, job: Job) -> MethodSpec:
+    """The spec that decides how a construct job builds its family's store (any method of the family)."""
+    from countermem.experiment._methods import BUILTIN_METHODS
+
+    for spec in BUILTIN_METHODS.values():
+        if spec.family == job.family:
+            return spec
+    raise ConfigError(f"no method builds the store family {job.family!r}")
+
+
+def _snapshot(store: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    source = sqlite3.connect(store)
+    try:
+        copy = sqlite3.connect(target)
+        try:
+            source.backup(copy)
+        finally:
+            copy.close()
+    finally:
+        source.close()
+
+
+def _construct(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]:
+    job = ctx.job
+    assert ctx.spec is not None and job.family is not None
+    store = ctx.root / construct_store(job.cell, job.family)
+    if ctx.spec.kind == "strategy":
+        from countermem.experiment._baseline_stages import construct_strategies
+
+        return construct_strategies(ctx, store, on_task_done)
+    settings = memory_settings(ctx, store=store, checkpoint=None)
+    snapshots: list[Path] = []
+    wanted = {c for c in job.checkpoints if c <= len(ctx.tasks)}
+    if 0 in wanted:
+        empty = ctx.out / "snapshots" / "after-0.sqlite"
+        empty.parent.mkdir(parents=True, exist_ok=True)
+        SQLiteStore(empty, capacity=settings.capacity, retention=settings.retention, seed=settings.seed).close()
+        snapshots.append(empty)
+
+    def done(outcome: TaskOutcome, count: int, total: int) -> None:
+        if count in wanted and count > 0:
+            target = ctx.out / "snapshots" / f"after-{count}.sqlite"
+            _snapshot(store, target)
+            snapshots.append(target)
+        if on_task_done is not None:
+            on_task_done(outcome, count, total)
+
+    construct_memory(
+        run_config(ctx, split="construct"), settings, build_llm(ctx), ctx.benchmark, ctx.tasks,
+        RunDir(ctx.out / "construct"), on_task_done=done, simulated=ctx.simulated,
+    )
+    return [store, *snapshots, ctx.out / "construct" / "metrics.json", ctx.out / "construct" / "stage.json"]
+
+
+def _train(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]:
+    job = ctx.job
+    assert job.method is not None and job.family is not None
+    store = ctx.root / construct_store(job.cell, job.family)
+    checkpoint = ctx.root / selector_checkpoint(job.cell, job.method)
+    settings = memory_settings(ctx, store=store, checkpoint=checkpoint)
+    train_selector(
+        run_config(ctx, split="train"), settings, build_llm(ctx), ctx.benchmark, ctx.tasks, RunDir(ctx.out),
+        on_task_done=on_task_done, simulated=ctx.simulated, epochs=ctx.config.memory.train_epochs,
+    )
+    return [checkpoint, ctx.out / "metrics.json", ctx.out / "stage.json"]
+
+
+def _expected(root: Path, job_id: str, relative: Path) -> str:
+    record = read_record(root, job_id)
+    if record is None:
+        raise ConfigError(f"job {job_id} has not finished; its outputs are needed")
+    digest = record.outputs.get(str(relative))
+    if digest is None:
+        raise ConfigError(f"job {job_id} did not record {relative}")
+    return digest
+
+
+def _evaluate(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]:
+    job, spec = ctx.job, ctx.spec
+    assert spec is not None
+    run_dir = RunDir(ctx.out)
+    config = run_config(ctx, split=job.tasks)
+    llm = build_llm(ctx)
+    if spec.kind in ("none", "best_of_n"):
+        run_tasks(config, llm, ctx.benchmark, ctx.tasks, run_dir, on_task_done=on_task_done, simulated=ctx.simulated)
+        return [ctx.out / "metrics.json", ctx.out / "results.jsonl"]
+    if spec.kind in ("strategy", "checked"):
+        from countermem.experiment._baseline_stages import evaluate_baseline
+
+        evaluate_baseline(ctx, config, llm, run_dir, on_task_done)
+        return [ctx.out / "metrics.json", ctx.out / "results.jsonl", ctx.out / "stage.json"]
+    assert job.family is not None
+    construct_id = f"construct/{job.cell.key}/{job.family}"
+    store_relative = construct_store(job.cell, job.family)
+    if job.variant.startswith("accumulation:"):
+        count = int(job.variant.split(":")[1])
+        store_relative = store_relative.parent / "snapshots" / f"after-{count}.sqlite"
+    expected_store = _expected(ctx.root, construct_id, store_relative)
+    checkpoint: Path | None = None
+    expected_checkpoint: str | None = None
+    if ctx.config.memory.selector == "dqn":
+        checkpoint_relative = selector_checkpoint(job.cell, spec.name)
+        checkpoint = ctx.root / checkpoint_relative
+        expected_checkpoint = _expected(ctx.root, f"train/{job.cell.key}/{spec.name}", checkpoint_relative)
+    settings = memory_settings(ctx, store=ctx.root / store_relative, checkpoint=checkpoint)
+    evaluate_memory(
+        config, settings, llm, ctx.benchmark, ctx.tasks, run_dir, expected_store_sha256=expected_store,
+        expected_checkpoint_sha256=expected_checkpoint, on_task_done=on_task_done, simulated=ctx.simulated,
+    )
+    return [ctx.out / "metrics.json", ctx.out / "results.jsonl", ctx.out / "stage.json"]

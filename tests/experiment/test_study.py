@@ -1,0 +1,181 @@
+"""`countermem study`: planning, the job graph on disk, resumption, artifact checks, leakage."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from countermem.cli import app
+from countermem.core import ArtifactMismatchError, ConfigError, sha256_file
+from countermem.domains import load_benchmark
+from countermem.experiment._study import StudyInterrupted, run_study
+from countermem.experiment._study_config import StudyConfig, load_study_config, parse_study_config
+from countermem.experiment._study_plan import cell_tasks
+from countermem.memory import SQLiteStore
+
+VOLATILE = {"seconds", "cached_llm_calls", "cached", "finished_at", "started_at", "store", "checkpoint",
+            "with_memory", "without", "store_sha256"}
+
+
+def _config(backbone: str = "scripted", **extra: Any) -> StudyConfig:
+    data: dict[str, Any] = {
+        "name": "t",
+        "benchmarks": ["sql-shop"],
+        "methods": ["none", "countermem", "no-conditions"],
+        "seeds": [1],
+        "backbones": {"b": {"kind": backbone}},
+        "split": {"construct": 6, "train": 3, "heldout": 4},
+        "memory": {"embedder": "lexical"},
+    }
+    data.update(extra)
+    return parse_study_config(data)
+
+
+def _normal(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _normal(v) for k, v in value.items() if k not in VOLATILE}
+    if isinstance(value, list):
+        return [_normal(v) for v in value]
+    return value
+
+
+def _results(root: Path) -> dict[str, Any]:
+    """Every result a study wrote, without timings and cache bookkeeping (which differ on a replay)."""
+    found: dict[str, Any] = {}
+    for path in sorted(root.rglob("*")):
+        relative = str(path.relative_to(root))
+        if relative.startswith(("jobs", "cache", "report")) or not path.is_file():
+            continue
+        if path.name == "results.jsonl" or (path.parent.name == "transcripts" and path.suffix == ".jsonl"):
+            found[relative] = [_normal(json.loads(line)) for line in path.read_text().splitlines() if line]
+        elif path.name in ("metrics.json", "stage.json"):
+            found[relative] = _normal(json.loads(path.read_text()))
+        elif path.suffix == ".sqlite":
+            store = SQLiteStore(path, read_only=True)
+            found[relative] = sorted((r.id, r.utility_gain, str(r.condition)) for r in store.all())
+            store.close()
+        elif path.suffix == ".pt":
+            found[relative] = sha256_file(path)
+        elif path.name == "admissions.jsonl":
+            found[relative] = [json.loads(line)["report"]["admitted_record_id"] for line in path.read_text().splitlines()]
+    return found
+
+
+def test_config_errors_name_the_key(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="unknown method 'countermemm'"):
+        _config(methods=["none", "countermemm"])
+    with pytest.raises(ConfigError, match="split.train"):
+        _config(split={"construct": 6, "train": 0, "heldout": 4})
+    with pytest.raises(ConfigError, match="typo"):
+        _config(typo=1)
+    with pytest.raises(ConfigError, match="keeps no store"):
+        _config(analyses={"accumulation": [0, 3], "accumulation_methods": ["none"]})
+    bad = tmp_path / "bad.toml"
+    bad.write_text("name = [")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_study_config(bad)
+
+
+def test_example_configs_parse() -> None:
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    configs = sorted(examples.glob("study-*.toml"))
+    assert len(configs) >= 3
+    for path in configs:
+        load_study_config(path)
+
+
+def test_no_heldout_task_reaches_construct_or_train(tmp_path: Path) -> None:
+    config = _config(analyses={"transfer": ["original-environment", "new-environment", "look-alike"]})
+    outcome = run_study(config, tmp_path / "s", write_report=False)
+    assert outcome.ok, outcome.failed
+    tasks = cell_tasks(load_benchmark("sql-shop"), config, 1)
+    evaluated = {t.id for t in [*tasks.heldout, *tasks.original_environment, *tasks.lookalike]}
+    assert tasks.heldout and tasks.original_environment and tasks.lookalike
+    learned: set[str] = set()
+    for results in (tmp_path / "s" / "work").rglob("results.jsonl"):
+        learned |= {json.loads(line)["task_id"] for line in results.read_text().splitlines() if line}
+    assert learned == {t.id for t in [*tasks.construct, *tasks.train]}
+    assert not learned & evaluated
+    heldout_runs = (tmp_path / "s" / "results" / "b" / "countermem" / "react" / "sql-shop" / "seed-1")
+    ran = {json.loads(line)["task_id"] for line in (heldout_runs / "results.jsonl").read_text().splitlines()}
+    assert ran == {t.id for t in tasks.heldout}
+    link = tmp_path / "s" / "analyses" / "b" / "transfer" / "new-environment" / "countermem" / "react"
+    assert (link / "sql-shop" / "seed-1" / "metrics.json").is_file()
+
+
+def test_interrupted_study_ends_with_the_results_of_an_uninterrupted_one(tmp_path: Path) -> None:
+    config = _config(analyses={"accumulation": [0, 3, 6]})
+    whole = run_study(config, tmp_path / "whole", write_report=False)
+    assert whole.ok, whole.failed
+    for stop in (4, 9):
+        with pytest.raises(StudyInterrupted):
+            run_study(config, tmp_path / "cut", stop_after_runs=stop, write_report=False)
+    resumed = run_study(config, tmp_path / "cut", write_report=False)
+    assert resumed.ok, resumed.failed
+    assert resumed.reused, "finished jobs must not run again"
+    expected, got = _results(tmp_path / "whole"), _results(tmp_path / "cut")
+    assert expected.keys() == got.keys()
+    assert any("admissions.jsonl" in k and any(v) for k, v in expected.items()), "nothing was learned"
+    for key in expected:
+        assert got[key] == expected[key], key
+
+
+def test_a_changed_artifact_is_refused(tmp_path: Path) -> None:
+    config = _config()
+    root = tmp_path / "s"
+    assert run_study(config, root, write_report=False).ok
+    store = next((root / "work").rglob("store.sqlite"))
+    store.write_bytes(store.read_bytes() + b"\0")
+    with pytest.raises(ArtifactMismatchError, match="changed after the job finished"):
+        run_study(config, root, write_report=False)
+
+
+def test_a_changed_config_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    assert run_study(_config(methods=["none"]), root, write_report=False).ok
+    with pytest.raises(ConfigError, match="different config"):
+        run_study(_config(methods=["none", "countermem"]), root, write_report=False)
+
+
+def test_a_missing_benchmark_is_skipped_with_its_reason(tmp_path: Path) -> None:
+    config = _config(benchmarks=["sql-shop", "spider"], data_dir=str(tmp_path / "nodata"), methods=["none"])
+    outcome = run_study(config, tmp_path / "s", write_report=False)
+    assert "spider" in outcome.plan.skipped
+    assert outcome.ok
+    manifest = json.loads((tmp_path / "s" / "manifest.json").read_text())
+    assert "spider" in manifest["skipped"]
+    assert (tmp_path / "s" / "results" / "b" / "none" / "react" / "sql-shop" / "seed-1" / "metrics.json").is_file()
+
+
+@pytest.mark.slow
+def test_workers_do_not_change_results(tmp_path: Path) -> None:
+    config = _config(backbone="simulated")
+    assert run_study(config, tmp_path / "one", write_report=False).ok
+    two = run_study(config, tmp_path / "two", workers=2, write_report=False)
+    assert two.ok, two.failed
+    assert _results(tmp_path / "one") == _results(tmp_path / "two")
+
+
+def test_cli_study_runs_resumes_and_reports(tmp_path: Path) -> None:
+    toml = tmp_path / "study.toml"
+    toml.write_text(
+        'name = "cli"\nbenchmarks = ["sql-shop"]\nmethods = ["none", "countermem"]\nseeds = [1]\n'
+        '[backbones.sim]\nkind = "simulated"\n[split]\nconstruct = 6\ntrain = 3\nheldout = 4\n'
+        '[memory]\nembedder = "lexical"\n'
+    )
+    out = tmp_path / "out"
+    runner = CliRunner()
+    first = runner.invoke(app, ["study", str(toml), "--out", str(out)])
+    assert first.exit_code == 0, first.output
+    assert (out / "report").is_dir() and any((out / "report").rglob("*.html"))
+    again = runner.invoke(app, ["study", str(toml), "--out", str(out)])
+    assert again.exit_code == 0, again.output
+    assert "0 jobs run" in again.output and "reused" in again.output
+    shutil.rmtree(out / "report")
+    report = runner.invoke(app, ["report", str(out)])
+    assert report.exit_code == 0, report.output
