@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import hashlib
 import http.server
+import io
+import json
+import random
+import re
 import shutil
+import tarfile
 import threading
 import urllib.request
 from collections.abc import Iterator
@@ -15,10 +21,19 @@ from typing import Any
 
 import pytest
 
-from countermem.core import DataUnavailableError
+from countermem.core import CheckerUnavailableError, DataUnavailableError
+from countermem.domains import BenchmarkOptions
 from countermem.domains._data import dataset_dir, find_data_root, recorded_checksums, verified_file
-from countermem.domains._fetch import FetchProgress, fetch_dataset, render_source_md
-from countermem.domains._sources import GITHUB_RAW, SOURCES, DatasetSource, Origin, SourceFile, Transform
+from countermem.domains._fetch import REGENERATORS, FetchProgress, fetch_dataset, render_source_md
+from countermem.domains._sources import (
+    GITHUB_RAW,
+    SOURCES,
+    DatasetSource,
+    Origin,
+    Regenerate,
+    SourceFile,
+    Transform,
+)
 
 ORIGIN = Origin("someone/bench", "0123456789abcdef0123456789abcdef01234567")
 
@@ -254,10 +269,12 @@ def test_fetching_is_off_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_dataset_that_cannot_be_fetched_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COUNTERMEM_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("COUNTERMEM_HOME", str(tmp_path / "home"))
-    with pytest.raises(DataUnavailableError, match=r"gsm8k.*cannot be fetched.*selection"):
-        dataset_dir("gsm8k", fetch=True)
+    nothing = SourceFile("selected.json", 10, "0" * 64, unavailable="a table with run times in it")
+    with pytest.raises(DataUnavailableError, match=r"'toy' cannot be fetched.*run times"):
+        fetch_dataset("toy", destination=tmp_path / "toy", sources=_one(nothing))
     with pytest.raises(DataUnavailableError, match="no known original source"):
         dataset_dir("no_such_benchmark", fetch=True)
+    assert not (tmp_path / "toy").exists()
 
 
 def _shared(name: str) -> Path:
@@ -267,37 +284,161 @@ def _shared(name: str) -> Path:
     return root / name
 
 
-@pytest.mark.parametrize("name", ["spider", "spider_en"])
-def test_dataset_dir_fetches_real_files_from_a_mirror(
-    name: str, server: _Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Serve the source files the shared copy was made from; the fetch must rebuild the shared bytes."""
+def _stand_in_source(entry: SourceFile, stored: bytes) -> bytes:
+    """Source bytes our stored file could have been made from: stand-ins at the held-out positions.
+
+    The real source files are not on this machine; re-inserting stand-ins and running the fetcher's
+    transformation must give back exactly the stored bytes.
+    """
+    assert entry.held_out is not None
+    held = sorted(entry.held_out.indices())
+    if entry.transform is Transform.SELECT_LINES:
+        kept = iter(stored.split(b"\n")[:-1])
+        lines = [b'{"stand_in": %d}' % i if i in held else next(kept) for i in range(entry.held_out.count)]
+        return b"\n".join(lines)
+    if entry.transform in (Transform.SELECT_JSON_ASCII, Transform.SELECT_JSON_UTF8):
+        items = iter(json.loads(stored))
+        full = [{"stand_in": i} if i in held else next(items) for i in range(entry.held_out.count)]
+        return json.dumps(full, indent=4, ensure_ascii=entry.transform is Transform.SELECT_JSON_ASCII).encode()
+    assert entry.transform is Transform.REPACK_TAR
+    return _tar_with_stand_ins(entry.relative, stored)
+
+
+def _tar_with_stand_ins(relative: str, stored: bytes) -> bytes:
+    """The stored members plus one stand-in per held-out name that SOURCE.md lists, shuffled, as a GNU
+    tar at another gzip level (so the rebuild cannot lean on the source's layout)."""
+    family = relative.removesuffix(".tar.gz")
+    text = (_shared("satlib") / "SOURCE.md").read_text(encoding="utf-8")
+    names = json.loads(re.search(r"Held-out member names per family: (\{.*\})", text).group(1))[family]  # type: ignore[union-attr]
+    with tarfile.open(fileobj=io.BytesIO(stored), mode="r:gz") as archive:
+        members = [(m, archive.extractfile(m).read()) for m in archive.getmembers()]  # type: ignore[union-attr]
+    for name in names:
+        info = tarfile.TarInfo(name)
+        data = f"c stand-in for {name}\n".encode()
+        info.size = len(data)
+        members.append((info, data))
+    random.Random(3).shuffle(members)
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:gz", format=tarfile.GNU_FORMAT, compresslevel=5) as packed:
+        for info, data in members:
+            packed.addfile(info, io.BytesIO(data))
+    return out.getvalue()
+
+
+def _served_sources(name: str, server: _Server) -> DatasetSource:
+    """Serve what the shared copy was made from, and return the sources table with each selection's
+    source checksum replaced by that of its stand-in source (the only change)."""
     shared = _shared(name)
     source = SOURCES[name]
-    if any(f.transform is Transform.GZIP_GNU for f in source.fetchable) and shutil.which("gzip") is None:
-        pytest.skip("GNU gzip is not installed; spider_en's .gz files were made with it")
-    for entry in source.fetchable:
+    files = []
+    for entry in source.files:
+        if not entry.downloaded:
+            files.append(entry)
+            continue
         assert entry.origin is not None and entry.source_path is not None
         stored = (shared / entry.relative).read_bytes()
-        served = stored if entry.transform is Transform.NONE else gzip.decompress(stored)
+        if entry.transform is Transform.NONE:
+            served = stored
+        elif entry.transform in (Transform.GZIP_PYTHON, Transform.GZIP_GNU):
+            served = gzip.decompress(stored)
+        else:
+            served = _stand_in_source(entry, stored)
+            entry = dataclasses.replace(entry, source_size=len(served), source_sha256=_sha(served))
         server.serve(entry.origin, entry.source_path, served)
+        files.append(entry)
+    return dataclasses.replace(source, files=tuple(files))
+
+
+def _no_coqc(folder: Path, source: DatasetSource) -> bytes:
+    raise CheckerUnavailableError("coqc is not on PATH (stand-in for a machine without Coq)")
+
+
+@pytest.mark.parametrize("name", sorted(SOURCES))
+def test_every_dataset_is_rebuilt_from_its_source_through_a_mirror(
+    name: str, server: _Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every file of every benchmark: downloaded and rebuilt, regenerated, or missing with its reason."""
+    shared = _shared(name)
+    if name == "spider_en" and shutil.which("gzip") is None:
+        pytest.skip("GNU gzip is not installed; spider_en's .gz files were made with it")
+    source = _served_sources(name, server)
     empty = tmp_path / "data"
     empty.mkdir()
     monkeypatch.setenv("COUNTERMEM_DATA_DIR", str(empty))
     monkeypatch.setenv("COUNTERMEM_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("COUNTERMEM_FETCH", "1")
-    monkeypatch.setenv("COUNTERMEM_FETCH_BASE_URL", server.url)
+    regenerators = {**REGENERATORS, Regenerate.COQ_CHECK_TABLE: _no_coqc}
 
-    folder = dataset_dir(name)
+    report = fetch_dataset(
+        name, base_url=server.url, sources={name: source}, regenerators=regenerators, timeout=10
+    )
 
+    folder = report.folder
     assert folder == (tmp_path / "home" / "data" / name).resolve()
-    assert len(server.requests) == len(source.fetchable)
+    assert len(server.requests) == len(source.downloads) == len(report.downloaded)
     assert recorded_checksums(folder) == recorded_checksums(shared)
-    for entry in source.fetchable:
+    missing = dict(report.unavailable)
+    for entry in source.files:
+        if entry.relative in missing:
+            assert not (folder / entry.relative).exists()
+            with pytest.raises(DataUnavailableError, match=r"is missing: .+") as caught:
+                verified_file(folder, entry.relative)
+            assert missing[entry.relative] in str(caught.value)
+            continue
         assert verified_file(folder, entry.relative).read_bytes() == (shared / entry.relative).read_bytes()
-    monkeypatch.delenv("COUNTERMEM_FETCH")
+    expected_missing = {
+        "smtlib": {"index.tsv"},
+        "minif2f_coq": {"coq_8.16.1_check.tsv"},
+    }.get(name, set())
+    assert set(missing) == expected_missing
+    assert set(report.regenerated) == {f.relative for f in source.regenerated} - expected_missing
+    if name == "smtlib":
+        assert "z3 run times" in missing["index.tsv"]
+    if name == "minif2f_coq":
+        assert "coqc is not on PATH" in missing["coq_8.16.1_check.tsv"]
+    monkeypatch.setenv("COUNTERMEM_FETCH", "1")
     assert dataset_dir(name) == folder
-    assert len(server.requests) == len(source.fetchable)
+    assert len(server.requests) == len(source.downloads)
+
+
+def test_a_fetched_spider_folder_loads_as_the_benchmark(
+    server: _Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from countermem.domains.sql import SpiderBenchmark
+
+    shared = _shared("spider_en")
+    if shutil.which("gzip") is None:
+        pytest.skip("GNU gzip is not installed; spider_en's .gz files were made with it")
+    source = _served_sources("spider_en", server)
+    monkeypatch.setenv("COUNTERMEM_DATA_DIR", str(tmp_path / "nowhere"))
+    monkeypatch.setenv("COUNTERMEM_HOME", str(tmp_path / "home"))
+    folder = fetch_dataset("spider_en", base_url=server.url, sources={"spider_en": source}, timeout=10).folder
+    shared_tasks = SpiderBenchmark(BenchmarkOptions(data_dir=shared.parent)).tasks()
+    fetched = SpiderBenchmark(BenchmarkOptions(data_dir=folder.parent)).tasks()
+    assert [t.id for t in fetched] == [t.id for t in shared_tasks] and len(fetched) > 700
+    assert fetched[0].id == "spider-0"
+
+
+def test_a_regenerated_table_that_does_not_match_is_left_out_with_the_reason(
+    server: _Server, tmp_path: Path
+) -> None:
+    source = _served_sources("spider", server)
+
+    def other_sqlite(folder: Path, source: DatasetSource) -> bytes:
+        return REGENERATORS[Regenerate.SPIDER_GOLD_CHECK_DE](folder, source).replace(b"syntax error", b"error")
+
+    report = fetch_dataset(
+        "spider",
+        destination=tmp_path / "spider",
+        base_url=server.url,
+        sources={"spider": source},
+        regenerators={Regenerate.SPIDER_GOLD_CHECK_DE: other_sqlite},
+        timeout=10,
+    )
+    assert report.regenerated == ()
+    assert "does not match the recorded checksum" in dict(report.unavailable)["dev_gold_check.tsv"]
+    with pytest.raises(DataUnavailableError, match=r"dev_gold_check.tsv is missing: .*does not match"):
+        verified_file(report.folder, "dev_gold_check.tsv")
+    verified_file(report.folder, "dev.json")
 
 
 def test_sources_table_agrees_with_every_source_md() -> None:
@@ -324,20 +465,27 @@ def test_sources_table_is_consistent() -> None:
             if not entry.fetchable:
                 assert entry.unavailable
                 continue
+            if entry.regenerate is not None:
+                continue
             assert entry.origin in source.origins
             assert entry.url().startswith(f"{GITHUB_RAW}/{entry.origin.repository}/{entry.origin.commit}/")
-            if entry.transform is not Transform.NONE:
+            if entry.transform in (Transform.GZIP_GNU, Transform.GZIP_PYTHON, Transform.REPACK_TAR):
                 assert entry.relative.endswith(".gz")
-    fetchable = {name: len(source.fetchable) for name, source in SOURCES.items()}
-    assert fetchable == {
-        "gsm8k": 0,
-        "math500": 0,
-        "mbpp": 0,
-        "satlib": 0,
-        "minif2f_coq": 489,
-        "smtlib": 408,
-        "spider_en": 20,
-        "spider": 21,
+            if entry.transform.selects:
+                assert entry.held_out is not None and entry.source_size and entry.source_sha256
+    made = {
+        name: (len(source.downloads), len(source.regenerated), len(source.unfetchable))
+        for name, source in SOURCES.items()
+    }
+    assert made == {
+        "gsm8k": (1, 0, 0),
+        "math500": (1, 0, 0),
+        "mbpp": (1, 0, 0),
+        "satlib": (4, 0, 0),
+        "minif2f_coq": (489, 1, 0),
+        "smtlib": (408, 0, 1),
+        "spider_en": (21, 1, 0),
+        "spider": (22, 1, 0),
     }
 
 
@@ -368,6 +516,6 @@ def test_gzip_result_is_checked_even_when_the_source_matches(server: _Server, tm
         _sha(database),
     )
     folder = tmp_path / "cache" / "toy"
-    with pytest.raises(DataUnavailableError, match=r"source bytes matched.*gzip-python compressor"):
+    with pytest.raises(DataUnavailableError, match=r"source bytes matched.*gzip-python rebuild"):
         fetch_dataset("toy", destination=folder, base_url=server.url, sources=_one(entry), timeout=5)
     assert _files(folder) == []

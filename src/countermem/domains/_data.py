@@ -19,6 +19,9 @@ from countermem.core import DataUnavailableError
 from countermem.core import sha256_file as core_sha256_file
 
 DATA_ENV = "COUNTERMEM_DATA_DIR"
+NOT_FETCHED_HEADING = "## Not fetched (cannot be rebuilt byte for byte from the source)"
+"""The SOURCE.md section where a fetched folder says which files it lacks and why (`_fetch`)."""
+_NOT_FETCHED_LINE = re.compile(r"^- `(?P<file>[^`]+)`: (?P<reason>.+)$")
 _ROW = re.compile(r"^\|\s*([^|\s][^|]*?)\s*\|\s*([\d,]+)\s*\|\s*([0-9a-f]{64})\s*\|\s*$")
 
 
@@ -78,6 +81,21 @@ def recorded_checksums(folder: Path) -> dict[str, tuple[int, str]]:
     return table
 
 
+def not_fetched_reasons(folder: Path) -> dict[str, str]:
+    """`relative path -> why the folder lacks it`, from the section a fetched folder's SOURCE.md has."""
+    source = folder / "SOURCE.md"
+    if not source.is_file():
+        return {}
+    reasons: dict[str, str] = {}
+    inside = False
+    for line in source.read_text(encoding="utf-8").splitlines():
+        if line.startswith("## "):
+            inside = line == NOT_FETCHED_HEADING
+        elif inside and (match := _NOT_FETCHED_LINE.match(line)):
+            reasons[match.group("file")] = match.group("reason")
+    return reasons
+
+
 @lru_cache(maxsize=256)
 def _sha256(path: Path, size: int, mtime_ns: int) -> str:
     return core_sha256_file(path)
@@ -92,7 +110,8 @@ def verified_file(folder: Path, relative: str) -> Path:
     """Return `folder/relative` after checking it against SOURCE.md; raise with the reason if not."""
     path = folder / relative
     if not path.is_file():
-        raise DataUnavailableError(f"{path} is missing")
+        reason = not_fetched_reasons(folder).get(relative)
+        raise DataUnavailableError(f"{path} is missing" + (f": {reason}" if reason else ""))
     expected = recorded_checksums(folder).get(relative)
     if expected is None:
         raise DataUnavailableError(f"{folder}/SOURCE.md records no checksum for {relative}")

@@ -8,6 +8,12 @@ already passes its check is not downloaded again, so an interrupted fetch resume
 folder's SOURCE.md (the checksum table `verified_file` reads) is written last, so a folder with a
 SOURCE.md holds every file that can be fetched.
 
+A stored file is rebuilt from its source as `_sources` says (a copy, a gzip, or a selection that drops the
+held-out items; the pure functions are in `_rebuild`), and the tables made while preparing a folder are
+made again from the fetched files (`REGENERATORS`) once every download is in place. Both kinds pass the
+same size and sha256 check as a downloaded copy; a regenerated table that does not match (another SQLite
+or Coq version) is left out and its reason written to SOURCE.md, where `verified_file` reports it.
+
 The default source is raw files on GitHub at the commits SOURCE.md names (see `_sources`). Those URLs
 could not be tried from the machine this was written on (it has no internet access). The tests run the
 whole path against a local HTTP server. `$COUNTERMEM_FETCH_BASE_URL`, or the `base_url` argument, points
@@ -20,20 +26,19 @@ import contextlib
 import gzip
 import hashlib
 import os
-import shutil
-import subprocess
 import tempfile
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Literal
 
-from countermem.core import DataUnavailableError
-from countermem.domains._data import DATA_ENV
-from countermem.domains._sources import GITHUB_RAW, SOURCES, DatasetSource, SourceFile, Transform
+from countermem.core import CheckerUnavailableError, DataUnavailableError
+from countermem.domains import _rebuild
+from countermem.domains._data import DATA_ENV, NOT_FETCHED_HEADING
+from countermem.domains._sources import GITHUB_RAW, SOURCES, DatasetSource, Regenerate, SourceFile, Transform
 
 FETCH_ENV = "COUNTERMEM_FETCH"
 HOME_ENV = "COUNTERMEM_HOME"
@@ -43,6 +48,8 @@ _CHUNK = 1 << 16
 _UNKNOWN_SIZE_LIMIT = 1 << 30
 
 Event = Literal["skip", "start", "progress", "done", "unavailable"]
+Regenerator = Callable[[Path, DatasetSource], bytes]
+"""Makes a made-here table from the folder's fetched files (already verified), as bytes to be checked."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,8 @@ class FetchReport:
     downloaded: tuple[str, ...]
     already_verified: tuple[str, ...]
     unavailable: tuple[tuple[str, str], ...] = field(default=())
+    """`(file, reason)` for every file the folder lacks: never fetchable, or its regeneration failed."""
+    regenerated: tuple[str, ...] = field(default=())
 
 
 def fetch_enabled(fetch: bool | None = None) -> bool:
@@ -92,19 +101,23 @@ def fetch_dataset(
     timeout: float = DEFAULT_TIMEOUT_S,
     progress: ProgressCallback | None = None,
     sources: dict[str, DatasetSource] | None = None,
+    regenerators: Mapping[Regenerate, Regenerator] | None = None,
 ) -> FetchReport:
-    """Fill `destination` (default `cache_root()/name`) with the dataset's fetchable files, then SOURCE.md.
+    """Fill `destination` (default `cache_root()/name`) with the dataset's files, then SOURCE.md.
 
-    Raises DataUnavailableError when the dataset is unknown, when none of its files can be fetched
-    faithfully (with each reason), or when any download fails or does not match its checksum.
+    Downloads come first, then the made-here tables are regenerated from them. Raises
+    DataUnavailableError when the dataset is unknown, when none of its files can be fetched faithfully
+    (with each reason), or when any download fails or does not match its checksum. A table whose
+    regeneration fails or does not match is reported in `FetchReport.unavailable` and in SOURCE.md.
     """
     table = SOURCES if sources is None else sources
+    makers = REGENERATORS if regenerators is None else regenerators
     source = table.get(name)
     if source is None:
         raise DataUnavailableError(
             f"no known original source for benchmark data {name!r} (known: {', '.join(sorted(table))})"
         )
-    if not source.fetchable:
+    if not source.downloads:
         reasons = "; ".join(f"{f.relative}: {f.unavailable}" for f in source.files)
         raise DataUnavailableError(
             f"{name!r} cannot be fetched from its original source, because no stored file can be rebuilt "
@@ -114,9 +127,12 @@ def fetch_dataset(
     base = base_url or os.environ.get(BASE_URL_ENV) or GITHUB_RAW
     downloaded: list[str] = []
     verified: list[str] = []
+    regenerated: list[str] = []
+    failed: dict[str, str] = {}
     count = len(source.files)
-    for index, entry in enumerate(source.files):
-        emit = partial(_emit, progress, name, entry.relative, index, count)
+    order = [*source.downloads, *source.regenerated, *source.unfetchable]
+    for entry in order:
+        emit = partial(_emit, progress, name, entry.relative, source.files.index(entry), count)
         if not entry.fetchable:
             emit("unavailable")
             continue
@@ -125,18 +141,89 @@ def fetch_dataset(
             verified.append(entry.relative)
             emit("skip", entry.size, entry.size)
             continue
+        if entry.regenerate is not None:
+            emit("start", 0, entry.size)
+            reason = _regenerate_verified(entry, folder, source, makers)
+            if reason is None:
+                regenerated.append(entry.relative)
+                emit("done", entry.size, entry.size)
+            else:
+                failed[entry.relative] = reason
+                emit("unavailable")
+            continue
         emit("start", 0, entry.source_size if entry.transform is not Transform.NONE else entry.size)
         download_verified(entry.url(base), target, entry, timeout=timeout, on_bytes=partial(emit, "progress"))
         downloaded.append(entry.relative)
         emit("done", entry.size, entry.size)
-    _write_atomic(folder / "SOURCE.md", render_source_md(source).encode("utf-8"))
+    _write_atomic(folder / "SOURCE.md", render_source_md(source, failed).encode("utf-8"))
     return FetchReport(
         name,
         folder,
         tuple(downloaded),
         tuple(verified),
-        tuple((f.relative, f.unavailable or "") for f in source.unfetchable),
+        tuple((f.relative, f.unavailable or "") for f in source.unfetchable) + tuple(failed.items()),
+        tuple(regenerated),
     )
+
+
+def _regenerate_verified(
+    entry: SourceFile, folder: Path, source: DatasetSource, makers: Mapping[Regenerate, Regenerator]
+) -> str | None:
+    """Make the table and place it if it matches its checksum; otherwise return why it is missing."""
+    assert entry.regenerate is not None
+    maker = makers.get(entry.regenerate)
+    if maker is None:
+        return f"no regenerator for {entry.regenerate.value} is installed"
+    try:
+        data = maker(folder, source)
+    except (DataUnavailableError, CheckerUnavailableError, OSError) as error:
+        return f"made while preparing the shared folder; regenerating it here failed: {error}"
+    digest = hashlib.sha256(data).hexdigest()
+    if len(data) != entry.size or digest != entry.sha256:
+        return (
+            "made while preparing the shared folder; regenerated here from the fetched files "
+            f"({entry.regenerate.describe()}), but the result ({len(data)} bytes, sha256 {digest}) does not "
+            f"match the recorded checksum ({entry.size} bytes, sha256 {entry.sha256}), so it was not kept; "
+            "a different tool version words its results differently"
+        )
+    _write_atomic(folder / entry.relative, data)
+    return None
+
+
+def _spider_gold_check(folder: Path, source: DatasetSource) -> bytes:
+    from countermem.domains.sql._gold_check import gold_check_table
+
+    dev = next((f for f in source.downloads if f.relative == "dev.json"), None)
+    if dev is None or dev.held_out is None:
+        raise DataUnavailableError(f"{source.name} has no selected dev.json to run the gold queries of")
+    indices = dev.held_out.kept(range(dev.held_out.count), "items")
+
+    def database(db_id: str) -> bytes | None:
+        path = folder / "database" / db_id / f"{db_id}.sqlite.gz"
+        return gzip.decompress(path.read_bytes()) if path.is_file() else None
+
+    dialect: Literal["en", "de"] = "en" if source.name == "spider_en" else "de"
+    return gold_check_table((folder / "dev.json").read_bytes(), indices, database, dialect=dialect)
+
+
+def _coq_check_table(folder: Path, source: DatasetSource) -> bytes:
+    from countermem.domains.fv._check_table import coq_check_table, require_coq_version
+
+    require_coq_version()
+    statements = {
+        f.relative: (folder / f.relative).read_text(encoding="utf-8")
+        for f in source.downloads
+        if f.relative.endswith(".v")
+    }
+    return coq_check_table(statements)
+
+
+REGENERATORS: Mapping[Regenerate, Regenerator] = {
+    Regenerate.SPIDER_GOLD_CHECK_EN: _spider_gold_check,
+    Regenerate.SPIDER_GOLD_CHECK_DE: _spider_gold_check,
+    Regenerate.COQ_CHECK_TABLE: _coq_check_table,
+}
+"""The domain code that made each table; imported only when a fetch needs it."""
 
 
 def download_verified(
@@ -167,11 +254,11 @@ def download_verified(
         final = raw
         if entry.transform is not Transform.NONE:
             final = _temp_beside(target, temps)
-            _compress(entry, raw, final)
+            final.write_bytes(rebuild(entry, raw.read_bytes()))
             size, digest = final.stat().st_size, _sha256_path(final)
         hint = ""
         if entry.transform is not Transform.NONE and entry.source_sha256 is not None:
-            hint = f"; the source bytes matched, so this {entry.transform.value} compressor writes different bytes"
+            hint = f"; the source bytes matched, so this {entry.transform.value} rebuild writes different bytes"
         _check(entry.relative, url, "stored", entry.size, entry.sha256, size, digest, hint)
         os.replace(final, target)
         temps.remove(final)
@@ -185,11 +272,13 @@ def download_verified(
                     folder.rmdir()
 
 
-def render_source_md(source: DatasetSource) -> str:
-    """The SOURCE.md of a fetched folder: origins, what was not fetched and why, and the checksum table.
+def render_source_md(source: DatasetSource, missing: Mapping[str, str] | None = None) -> str:
+    """The SOURCE.md of a fetched folder: origins, how each file was made, what is missing and why, and the
+    checksum table.
 
     The table lists every file of the prepared folder, fetched or not, so a file obtained elsewhere and
-    dropped in later is checked against the same sha256 as the shared copy.
+    dropped in later is checked against the same sha256 as the shared copy. `missing` adds the fetchable
+    files that could not be made (a regeneration that failed) to the files that never can be.
     """
     lines = [
         f"# {source.name}: fetched from the original source",
@@ -199,17 +288,27 @@ def render_source_md(source: DatasetSource) -> str:
         "",
         "## Origin",
         *(f"- {o.repository}, commit {o.commit}" for o in source.origins),
+        "",
+        "## How the files were made",
     ]
-    transformed = [f for f in source.fetchable if f.transform is not Transform.NONE]
-    if transformed:
-        kinds = sorted({f.transform.value for f in transformed})
-        lines += [
-            "",
-            f"`.gz` files: the source file compressed here ({', '.join(kinds)}), level 9, no name/mtime.",
-        ]
-    if source.unfetchable:
-        lines += ["", "## Not fetched (cannot be rebuilt byte for byte from the source)"]
-        lines += [f"- `{f.relative}`: {f.unavailable}" for f in source.unfetchable]
+    for transform in Transform:
+        made = [f for f in source.downloads if f.transform is transform]
+        if made:
+            example = f"`{made[0].relative}`" + (f" and {len(made) - 1} more" if len(made) > 1 else "")
+            lines.append(f"- {example}: {transform.describe()}.")
+    for entry in source.downloads:
+        if entry.held_out is not None:
+            held = entry.held_out
+            lines.append(
+                f"- `{entry.relative}` leaves out the items at `random.Random({held.seed}).sample(range({held.count}), "
+                f"{round(held.fraction * held.count)})` (0-based, source order; tar members in name order)."
+            )
+    lines += [f"- `{f.relative}`: made here after the fetch: {f.regenerate.describe()}." for f in source.regenerated
+              if f.regenerate is not None]
+    absent = {f.relative: f.unavailable or "" for f in source.unfetchable} | dict(missing or {})
+    if absent:
+        lines += ["", NOT_FETCHED_HEADING]
+        lines += [f"- `{relative}`: {reason}" for relative, reason in absent.items()]
     lines += ["", "## Files", "| file | bytes | sha256 |", "| --- | --- | --- |"]
     lines += [f"| {f.relative} | {f.size} | {f.sha256} |" for f in source.files]
     if source.extra_checksums:
@@ -301,25 +400,27 @@ def _check(
     )
 
 
-def _compress(entry: SourceFile, raw: Path, out: Path) -> None:
-    if entry.transform is Transform.GZIP_PYTHON:
-        with (
-            raw.open("rb") as src,
-            out.open("wb") as sink,
-            gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=sink, mtime=0) as packed,
-        ):
-            shutil.copyfileobj(src, packed)
-        return
-    program = shutil.which("gzip")
-    if program is None:
-        raise DataUnavailableError(
-            f"{entry.relative} was compressed with GNU gzip (-9 -n) and Python's zlib does not reproduce it "
-            "byte for byte; install gzip and fetch again"
+def rebuild(entry: SourceFile, source: bytes) -> bytes:
+    """The stored file's bytes, made from its source file's bytes by the entry's transformation."""
+    transform = entry.transform
+    if transform is Transform.NONE:
+        return source
+    if transform is Transform.GZIP_PYTHON:
+        return _rebuild.gzip_python(source)
+    if transform is Transform.GZIP_GNU:
+        return _rebuild.gzip_gnu(source, entry.relative)
+    if entry.held_out is None:
+        raise DataUnavailableError(f"{entry.relative}: a {transform.value} needs the held-out draw")
+    try:
+        if transform is Transform.SELECT_LINES:
+            return _rebuild.select_lines(source, entry.held_out)
+        if transform is Transform.REPACK_TAR:
+            return _rebuild.repack_tar(source, entry.held_out)
+        return _rebuild.select_json_array(
+            source, entry.held_out, ensure_ascii=transform is Transform.SELECT_JSON_ASCII
         )
-    with raw.open("rb") as src, out.open("wb") as sink:
-        done = subprocess.run([program, "-9", "-n", "-c"], stdin=src, stdout=sink, stderr=subprocess.PIPE)
-    if done.returncode != 0:
-        raise DataUnavailableError(f"gzip failed on {entry.relative}: {done.stderr.decode(errors='replace')}")
+    except DataUnavailableError as error:
+        raise DataUnavailableError(f"{entry.relative}: {error}") from error
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

@@ -1,21 +1,33 @@
 """Where each benchmark data file comes from, as code, so a machine without the shared data can fetch it.
 
 Every row repeats the `| file | bytes | sha256 |` line of the folder's SOURCE.md (a test keeps the two in
-agreement), and adds the origin the SOURCE.md names: repository, commit and path. A file is fetchable only
-when the bytes we keep can be rebuilt *exactly* from that origin, because the fetched file must pass the
-same sha256 check as the shared copy. That holds for byte-identical copies and for the gzip-of-source
-files. It does not hold for a selection (the held-out part was taken out), a re-serialisation, or a table
-made while preparing the folder. Such files carry `unavailable` with the reason and are never fetched.
+agreement), and adds how the fetcher gets the file. A fetched file must pass the same sha256 check as the
+shared copy, so each route rebuilds the stored bytes *exactly*:
+
+- a byte-identical copy of a source file (`Transform.NONE`);
+- a source file gzipped here (`GZIP_PYTHON`, `GZIP_GNU`);
+- a selection: the source file minus its held-out items, written the way the folder's SOURCE.md says
+  (`SELECT_LINES`, `SELECT_JSON_ASCII`, `SELECT_JSON_UTF8`, `REPACK_TAR`; see `_rebuild`). The held-out
+  positions come from the documented seeded draw (`HeldOut`), and the source file's own size and sha256
+  (from SOURCE.md) are checked before anything is selected from it;
+- a table made while the folder was prepared, which project code can make again from the fetched files
+  (`Regenerate`): Spider's `dev_gold_check.tsv` (gold SQL run on SQLite) and miniF2F's
+  `coq_8.16.1_check.tsv` (each statement compiled with coqc 8.16.1). The result is still checked against
+  the recorded sha256, so a different SQLite or Coq that changes a message is caught, not trusted.
+
+A file none of these can rebuild carries `unavailable` with the reason and is never fetched: smtlib's
+`index.tsv` records z3 run times, which no rerun reproduces.
 
 The gzip files were made by two different compressors, although both SOURCE.md files say only
 "gzip (level 9, no name/mtime in header)". Recompressing the decompressed shared files showed which:
-spider's 20 files match Python's `gzip.GzipFile(compresslevel=9, mtime=0)` (header OS byte 255), and
-spider_en's 19 match GNU `gzip -9 -n` (gzip 1.12; zlib matches only 14 of the 19). So each gzip row names
-its compressor.
+spider's 20 files and the satlib repacks match Python's `gzip.GzipFile(compresslevel=9, mtime=0)` (header
+OS byte 255), and spider_en's 19 match GNU `gzip -9 -n` (gzip 1.12; zlib matches only 14 of the 19). So
+each gzip row names its compressor.
 
 The source URLs point at raw files on GitHub (`GITHUB_RAW`/<owner>/<repo>/<commit>/<path>). They were
 built from the SOURCE.md text and the repository layout seen in a code index. None of them was fetched
-from here, because this machine has no internet access, so it is not known whether they work.
+from here, because this machine has no internet access, so it is not known whether they work. The path
+of `flat100-239.tar.gz` is the one SOURCE.md gives (the repository root); it could not be confirmed.
 """
 
 from __future__ import annotations
@@ -23,6 +35,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from urllib.parse import quote
+
+from countermem.domains._rebuild import HeldOut
 
 GITHUB_RAW = "https://raw.githubusercontent.com"
 
@@ -33,6 +47,49 @@ class Transform(StrEnum):
     NONE = "none"
     GZIP_PYTHON = "gzip-python"
     GZIP_GNU = "gzip-gnu"
+    SELECT_LINES = "select-lines"
+    SELECT_JSON_ASCII = "select-json-ascii"
+    SELECT_JSON_UTF8 = "select-json-utf8"
+    REPACK_TAR = "repack-tar"
+
+    @property
+    def selects(self) -> bool:
+        return self in _SELECTIONS
+
+    def describe(self) -> str:
+        return _DESCRIPTIONS[self]
+
+
+_SELECTIONS = frozenset(
+    {Transform.SELECT_LINES, Transform.SELECT_JSON_ASCII, Transform.SELECT_JSON_UTF8, Transform.REPACK_TAR}
+)
+_DESCRIPTIONS = {
+    Transform.NONE: "a byte-identical copy of the source file",
+    Transform.GZIP_PYTHON: "the source file gzipped with Python's gzip (level 9, no name, mtime 0)",
+    Transform.GZIP_GNU: "the source file gzipped with GNU gzip -9 -n",
+    Transform.SELECT_LINES: "the source's lines minus the held-out ones, each ending in a newline",
+    Transform.SELECT_JSON_ASCII: "the source array minus the held-out items, as json.dumps(items, indent=4)",
+    Transform.SELECT_JSON_UTF8: (
+        "the source array minus the held-out items, as json.dumps(items, indent=4, ensure_ascii=False)"
+    ),
+    Transform.REPACK_TAR: (
+        "the source tarball's regular members in name order minus the held-out ones, as ustar, "
+        "gzipped with Python's gzip (level 9, no name, mtime 0)"
+    ),
+}
+
+
+class Regenerate(StrEnum):
+    """A table made while preparing the data folder, which project code makes again from fetched files."""
+
+    SPIDER_GOLD_CHECK_EN = "spider-gold-check-en"
+    SPIDER_GOLD_CHECK_DE = "spider-gold-check-de"
+    COQ_CHECK_TABLE = "coq-8.16.1-check"
+
+    def describe(self) -> str:
+        if self is Regenerate.COQ_CHECK_TABLE:
+            return "every statement compiled with coqc (8.16.1 wanted), as the folder's SOURCE.md describes"
+        return "every gold query of dev.json run on its SQLite database, as the folder's SOURCE.md describes"
 
 
 @dataclass(frozen=True)
@@ -54,17 +111,30 @@ class SourceFile:
     source_size: int | None = None
     source_sha256: str | None = None
     unavailable: str | None = None
+    held_out: HeldOut | None = None
+    regenerate: Regenerate | None = None
 
     def __post_init__(self) -> None:
         parts = self.relative.split("/")
         if self.relative.startswith("/") or ".." in parts or "" in parts:
             raise ValueError(f"{self.relative!r} must be a plain relative path inside the data folder")
-        if self.unavailable is None and (self.origin is None or self.source_path is None):
+        if self.unavailable is not None or self.regenerate is not None:
+            return
+        if self.origin is None or self.source_path is None:
             raise ValueError(f"{self.relative}: a fetchable file needs an origin and a source path")
+        if self.transform.selects and (
+            self.held_out is None or self.source_size is None or self.source_sha256 is None
+        ):
+            raise ValueError(f"{self.relative}: a selection needs the held-out draw and the source's checksum")
 
     @property
     def fetchable(self) -> bool:
+        """The fetcher can make this file: by download, or by regenerating it from downloaded files."""
         return self.unavailable is None
+
+    @property
+    def downloaded(self) -> bool:
+        return self.unavailable is None and self.regenerate is None
 
     def url(self, base: str = GITHUB_RAW) -> str:
         if self.origin is None or self.source_path is None:
@@ -99,24 +169,47 @@ class DatasetSource:
         return tuple(f for f in self.files if f.fetchable)
 
     @property
+    def downloads(self) -> tuple[SourceFile, ...]:
+        return tuple(f for f in self.files if f.downloaded)
+
+    @property
+    def regenerated(self) -> tuple[SourceFile, ...]:
+        return tuple(f for f in self.files if f.fetchable and not f.downloaded)
+
+    @property
     def unfetchable(self) -> tuple[SourceFile, ...]:
         return tuple(f for f in self.files if not f.fetchable)
 
 
 Row = tuple[str, int, str]
 
-_MADE_HERE = (
-    "made while preparing the shared data folder (not part of the upstream repository), so there is "
-    "nothing upstream to fetch"
-)
-_SELECTION = (
-    "a selection: the held-out part (20% of the items, see the folder's SOURCE.md) was taken out, so the "
-    "source file's bytes differ from this file's and its sha256 cannot match"
+_NOT_REPRODUCIBLE = (
+    "made while preparing the shared data folder (not part of the upstream repository), and it records z3 "
+    "run times, which no rerun reproduces byte for byte, so it can be neither fetched nor regenerated"
 )
 
 
 def _unavailable(relative: str, size: int, sha256: str, reason: str) -> SourceFile:
     return SourceFile(relative, size, sha256, unavailable=reason)
+
+
+def _regenerated(relative: str, size: int, sha256: str, how: Regenerate) -> SourceFile:
+    return SourceFile(relative, size, sha256, regenerate=how)
+
+
+def _selection(
+    relative: str,
+    stored: tuple[int, str],
+    origin: Origin,
+    source_path: str,
+    source: tuple[int, str],
+    count: int,
+    transform: Transform,
+) -> SourceFile:
+    """A file made from `source_path` by dropping the held-out draw over its `count` items."""
+    return SourceFile(
+        relative, stored[0], stored[1], origin, source_path, transform, source[0], source[1], held_out=HeldOut(count)
+    )
 
 
 def _verbatim(origin: Origin, rows: tuple[Row, ...], prefix: str = "") -> tuple[SourceFile, ...]:
@@ -1113,6 +1206,28 @@ _SATLIB_ROWS: tuple[Row, ...] = (
     ("uf50-218.tar.gz", 682844, "a81cb24ef6e4fae9ff91357ba200a8d174a7a82561d2eef0f9d183bef3d97b81"),
     ("uuf50-218.tar.gz", 681612, "2e16575bec44ec8f304837ea9f9ea7203b889436c9f9449196105b27cb9bd64f"),
 )
+
+_SATLIB_SOURCES: dict[str, tuple[str, tuple[int, str], int]] = {
+    "flat100-239.tar.gz": (
+        "flat100-239.tar.gz", (212192, "e3ec726e197ca40c4fe34db8f6caf35cbb9e8b3e6aa1d0bde9619111397e4482"), 100
+    ),
+    "uf20-91.tar.gz": (
+        "SatSolver/data/benchmark/uf20-91.tar.gz",
+        (323695, "be2835295e8500bb28f0314eba70bd0deaff1250b187260f7b6d0772bdf111a5"),
+        1000,
+    ),
+    "uf50-218.tar.gz": (
+        "SatSolver/data/benchmark/uf50-218.tar.gz",
+        (878261, "a40862e52dfdce78620b037254579a02dbda8182d2879433658a4c15cb00327c"),
+        1000,
+    ),
+    "uuf50-218.tar.gz": (
+        "SatSolver/data/benchmark/uuf50-218.tar.gz",
+        (876573, "24cc9f492673e0f975fecc56b3a4d8ac21c385cc46205d83b7491a787f43e13d"),
+        1000,
+    ),
+}
+"""Stored tarball -> (source path, source bytes and sha256, source member count), from SOURCE.md."""
 # fmt: on
 
 
@@ -1159,11 +1274,14 @@ SOURCES: dict[str, DatasetSource] = {
             "GSM8K test set, from grade_school_math/data/test.jsonl",
             (GSM8K_ORIGIN,),
             (
-                _unavailable(
+                _selection(
                     "test.jsonl",
-                    594124,
-                    "6d2d42e690b79c18968b078e8ae6f905116251458eb3ca3879bb40151afea605",
-                    f"{_SELECTION} (1055 of the 1319 lines of grade_school_math/data/test.jsonl)",
+                    (594124, "6d2d42e690b79c18968b078e8ae6f905116251458eb3ca3879bb40151afea605"),
+                    GSM8K_ORIGIN,
+                    "grade_school_math/data/test.jsonl",
+                    (749738, "3730d312f6e3440559ace48831e51066acaca737f6eabec99bccb9e4b3c39d14"),
+                    1319,
+                    Transform.SELECT_LINES,
                 ),
             ),
         ),
@@ -1172,13 +1290,14 @@ SOURCES: dict[str, DatasetSource] = {
             "MATH-500, from a mirror of openai/prm800k prm800k/math_splits/test.jsonl",
             (MATH500_MIRROR,),
             (
-                _unavailable(
+                _selection(
                     "test.jsonl",
-                    361475,
-                    "ae9d13fadbda5abd9d61d9eba11811033b294abc71e6462de8d9b55d06057bfe",
-                    f"{_SELECTION} (400 of 500 lines). The lines come from a mirror (datasets/math500/test.jsonl "
-                    "in iamhankai/Forest-of-Thought) that is itself not byte-identical to the canonical "
-                    "openai/prm800k Git LFS object",
+                    (361475, "ae9d13fadbda5abd9d61d9eba11811033b294abc71e6462de8d9b55d06057bfe"),
+                    MATH500_MIRROR,
+                    "datasets/math500/test.jsonl",
+                    (446526, "5f825781e98ae98d39711ce3f9d02ec06743e04b6f3b3cb256f4049079dfa491"),
+                    500,
+                    Transform.SELECT_LINES,
                 ),
             ),
         ),
@@ -1187,28 +1306,23 @@ SOURCES: dict[str, DatasetSource] = {
             "MBPP (974 problems), from a mirror of google-research mbpp/mbpp.jsonl",
             (MBPP_MIRROR,),
             (
-                _unavailable(
+                _selection(
                     "mbpp.jsonl",
-                    451219,
-                    "61571d9e9eeed950cca49cc60951c5f82ac0e5f14e65be594ee53432a8a20ce1",
-                    f"{_SELECTION} (779 of 974 records, and a newline added after the last one). The "
-                    "records come from a mirror (datasets/mbpp.jsonl in valentim/cgen) that differs from the "
-                    "google-research copy",
+                    (451219, "61571d9e9eeed950cca49cc60951c5f82ac0e5f14e65be594ee53432a8a20ce1"),
+                    MBPP_MIRROR,
+                    "datasets/mbpp.jsonl",
+                    (563677, "38b45e4221862303e8b69bb0d6f6b2494d8394da622c8dc4ab35735d3cecb3f8"),
+                    974,
+                    Transform.SELECT_LINES,
                 ),
             ),
         ),
         DatasetSource(
             "satlib",
-            "SATLIB uf20-91, uf50-218, uuf50-218, flat100-239 tarballs",
+            "SATLIB uf20-91, uf50-218, uuf50-218, flat100-239 tarballs, minus the held-out 20% of each",
             (SATLIB_ORIGIN,),
             tuple(
-                _unavailable(
-                    relative,
-                    size,
-                    digest,
-                    "a repack: the source tarball's members minus the held-out 20%, re-archived in name order "
-                    "as ustar and gzipped, so the source tarball's bytes differ from this file's",
-                )
+                _selection(relative, (size, digest), SATLIB_ORIGIN, *_SATLIB_SOURCES[relative], Transform.REPACK_TAR)
                 for relative, size, digest in _SATLIB_ROWS
             ),
         ),
@@ -1218,11 +1332,11 @@ SOURCES: dict[str, DatasetSource] = {
             (MINIF2F_ORIGIN,),
             (
                 *_verbatim(MINIF2F_ORIGIN, _MINIF2F_ROWS),
-                _unavailable(
+                _regenerated(
                     "coq_8.16.1_check.tsv",
                     22145,
                     "95b013bf629e7899607b2353f84e501442c233e1cb1c313da4695afc5f147107",
-                    f"a compile check with Debian's coqc 8.16.1, {_MADE_HERE}",
+                    Regenerate.COQ_CHECK_TABLE,
                 ),
             ),
         ),
@@ -1236,7 +1350,7 @@ SOURCES: dict[str, DatasetSource] = {
                     "index.tsv",
                     80254,
                     "560d17152ca80a1b7dfdbf771b451fb85324b20d6ad0905a9ef19d5d2e0238a7",
-                    f"the instance index with z3 4.8.12 results, {_MADE_HERE}",
+                    f"the instance index with z3 4.8.12 results, {_NOT_REPRODUCIBLE}",
                 ),
             ),
         ),
@@ -1252,18 +1366,20 @@ SOURCES: dict[str, DatasetSource] = {
                     Transform.GZIP_GNU,
                     _SPIDER_EN_SQLITE,
                 ),
-                _unavailable(
+                _selection(
                     "dev.json",
-                    2900470,
-                    "89fb282f43ca67f0f82a31e75230639c722b89c376e783ccfb61d132be36f6f4",
-                    f"{_SELECTION} (827 of the 1034 items of datasets/spider/dev.json, re-serialised as a "
-                    "JSON array)",
+                    (2900470, "89fb282f43ca67f0f82a31e75230639c722b89c376e783ccfb61d132be36f6f4"),
+                    SPIDER_EN_ORIGIN,
+                    "datasets/spider/dev.json",
+                    (3629512, "30d64a3fccde493226df79687aed9e4a1c0129525baf44f29c0573d914d758a4"),
+                    1034,
+                    Transform.SELECT_JSON_ASCII,
                 ),
-                _unavailable(
+                _regenerated(
                     "dev_gold_check.tsv",
                     25159,
                     "91f53bdbeb487677b3671a78c80c380e2b7276f373982be9b0cb4a011e136162",
-                    f"gold SQL execution results per item, {_MADE_HERE}",
+                    Regenerate.SPIDER_GOLD_CHECK_EN,
                 ),
             ),
             _SPIDER_EN_SQLITE,
@@ -1274,17 +1390,20 @@ SOURCES: dict[str, DatasetSource] = {
             (SPIDER_DE_ORIGIN,),
             (
                 *_spider_files(SPIDER_DE_ORIGIN, "", _SPIDER_DE_ROWS, Transform.GZIP_PYTHON),
-                _unavailable(
+                _selection(
                     "dev.json",
-                    2884402,
-                    "c675f3d998796ea10e063b6ed27230f8ed0c134f899a6c8ca5453c4a06e58023",
-                    f"{_SELECTION} (824 of the 1030 items of train_dev/dev.json, re-serialised as a JSON array)",
+                    (2884402, "c675f3d998796ea10e063b6ed27230f8ed0c134f899a6c8ca5453c4a06e58023"),
+                    SPIDER_DE_ORIGIN,
+                    "train_dev/dev.json",
+                    (3606646, "240b862bf38309be18b754769725603f141422fa283a7c4c6a7190f5f56f917d"),
+                    1030,
+                    Transform.SELECT_JSON_UTF8,
                 ),
-                _unavailable(
+                _regenerated(
                     "dev_gold_check.tsv",
                     22868,
                     "0448ff2b7730bbd2947d54815150eedc983b9426253f426affb7987f7e4c066e",
-                    f"gold SQL execution results per item, {_MADE_HERE}",
+                    Regenerate.SPIDER_GOLD_CHECK_DE,
                 ),
             ),
         ),
