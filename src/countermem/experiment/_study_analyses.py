@@ -396,6 +396,7 @@ def _accumulation_blocks(analyses: StudyAnalyses, plotter: Plotter) -> list[Bloc
 
         def panel(
             value: Callable[[AccumulationPoint], float | None], ylabel: str, title: str,
+            ylim: float | None = None,
             mine: list[AccumulationPoint] = mine, lines: list[tuple[str, str]] = lines,
         ) -> Callable[[Axes], None]:
             def draw(ax: Axes) -> None:
@@ -406,6 +407,8 @@ def _accumulation_blocks(analyses: StudyAnalyses, plotter: Plotter) -> list[Bloc
                     ax.plot(xs, ys, marker="o", label=_label(method, agent, agents))
                 ax.set_xlabel("source tasks processed")
                 ax.set_ylabel(ylabel)
+                if ylim is not None:
+                    ax.set_ylim(0, ylim)
                 ax.set_title(f"{title}{plotter.tag}", fontsize=9)
                 ax.legend(fontsize=7)
 
@@ -414,7 +417,7 @@ def _accumulation_blocks(analyses: StudyAnalyses, plotter: Plotter) -> list[Bloc
         figure = plotter.save(
             f"accumulation_{benchmark}.png",
             panel(lambda p: p.success.mean if p.success else None, "held-out success (0-100)",
-                  f"{benchmark}: held-out success"),
+                  f"{benchmark}: held-out success", 100.0),
             panel(lambda p: p.score_loss.mean if p.score_loss else None, "score loss (pp)",
                   "score loss on earlier tasks"),
             panel(lambda p: p.records, "records", "records in store"),
@@ -510,9 +513,9 @@ def _budget_blocks(analyses: StudyAnalyses, plotter: Plotter) -> list[Block]:
         "Budget: every method held to the same per-task token budget",
         ["budget (tokens per task)", "method", "agent", "success (mean over benchmarks)",
          "task-run tokens per task", "runs"],
-        intro=("The held-out runs again, with every method allowed the same number of task-run tokens per task "
-               "(memory's retrieval and augmentation tokens count against it). A method that is better only "
-               "because it spends more tokens loses its lead here."),
+        intro=("The held-out runs again, with every method given the same cap on the LLM tokens it may spend "
+               "per task (records shown in a prompt are part of that prompt, so memory spends from the same cap). "
+               "A method that leads only because it spends more tokens loses its lead here."),
     )
     for c in cells:
         table.rows.append([str(c.budget), c.method, c.agent, f"{c.success:.1f}", f"{c.tokens_per_task:.0f}",
@@ -526,6 +529,7 @@ def _budget_blocks(analyses: StudyAnalyses, plotter: Plotter) -> list[Block]:
                 series = [c for c in cells if (c.method, c.agent) == (method, agent)]
                 ax.plot([c.budget for c in series], [value(c) for c in series], marker="o",
                         label=_label(method, agent, agents))
+            ax.set_xticks(sorted({c.budget for c in cells}))
             ax.set_xlabel("token budget per task")
             ax.set_ylabel(ylabel)
             ax.set_title(f"{title}{plotter.tag}", fontsize=9)

@@ -538,8 +538,8 @@ def _retention_blocks(study: _Study, plotter: Plotter) -> list[Block]:
         "Retention rules (same store capacity, different eviction rule)",
         ["method", "agent", "success (mean over benchmarks)", "records kept (mean over runs)", "runs"],
         intro=("When the store is full, a retention rule decides which record to drop. Each row uses one rule "
-               "at the same capacity; the best rule keeps the records that still help, so its success is "
-               "highest. Records kept is the store size after construction."),
+               "at the same capacity; higher success means the rule kept more of the records that still help. "
+               "Records kept is the number of records in the store the held-out tasks were run with."),
     )
     success: dict[str, float] = {}
     kept: dict[str, float] = {}
@@ -619,18 +619,23 @@ def write_study_report(
     """Write <name>.md and <name>.html (plus PNG plots) into out_dir.
 
     Rows and analyses are grouped by backbone (`StudyRow.backbone`, `StudyAnalyses.backbone`); with
-    more than one backbone each gets its own section and its plots a file-name prefix.
+    more than one backbone each gets its own section and its plots a file-name prefix. A single
+    `StudyAnalyses` (not a list) given with rows of one backbone belongs to those rows, so a plain
+    study folder's rows (backbone "") can be reported with the analyses read from elsewhere.
     """
     if not rows:
         raise ConfigError("a study report needs at least one run")
     extra = _as_list(analyses)
     backbones = sorted({r.backbone for r in rows})
-    backbones += sorted({a.backbone for a in extra} - set(backbones))
     by_backbone: dict[str, StudyAnalyses] = {}
-    for item in extra:
-        if item.backbone in by_backbone:
-            raise ConfigError(f"two analyses for backbone {item.backbone!r}; pass one per backbone")
-        by_backbone[item.backbone] = item
+    if len(backbones) == 1 and analyses is not None and not isinstance(analyses, Sequence):
+        by_backbone[backbones[0]] = analyses  # one backbone's rows and its analyses, whatever the names
+    else:
+        backbones += sorted({a.backbone for a in extra} - set(backbones))
+        for item in extra:
+            if item.backbone in by_backbone:
+                raise ConfigError(f"two analyses for backbone {item.backbone!r}; pass one per backbone")
+            by_backbone[item.backbone] = item
     out_dir.mkdir(parents=True, exist_ok=True)
     flags = [r.simulated for r in rows] + [a.simulated for a in extra if not a.empty]
     simulated, all_simulated = any(flags), all(flags)
