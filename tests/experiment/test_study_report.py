@@ -42,6 +42,10 @@ def test_study_report_tables_plots_and_html(toy_benchmark, tmp_path: Path) -> No
     assert "| fake | react | toy-add | 12 | 2 | 4 | -16.7 ± 0.0 (n=2) | 0.60 (6/10) | 0.67 (8/12) | 0.33 (4/12) |" in md
     assert "| fake | +2 / -4 (of 12) |" in md
     assert "| fake | react | toy-add | 0.33 | 1.33 |" in md  # evaluator calls, failed attempts per solved
+    sections = [line for line in md.splitlines() if line.startswith("## ")]
+    intros = [md.split(s, 1)[1].split("\n")[2] for s in sections]
+    assert len(sections) == 7 and all(len(i) > 40 and not i.startswith("|") for i in intros)  # plain words first
+    assert "Retention rules" not in md and not (tmp_path / "out" / "retention.png").exists()
     pngs = ["success_by_method.png", "rescued_broken_by_domain.png", "harmful_use_by_method.png"]
     for name in pngs:
         data = (tmp_path / "out" / name).read_bytes()

@@ -268,8 +268,6 @@ class _Study:
         self.benchmarks = sorted(
             {(r.domain, r.benchmark) for r in rows}, key=lambda db: (self.domains.index(db[0]), db[1])
         )
-        self.simulated = any(r.simulated for r in rows)
-        self.all_simulated = all(r.simulated for r in rows)
 
     def runs(self, method: str, agent: str, benchmark: str | None = None) -> list[StudyRow]:
         return [
