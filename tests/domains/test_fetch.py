@@ -299,7 +299,9 @@ def _stand_in_source(entry: SourceFile, stored: bytes) -> bytes:
     if entry.transform in (Transform.SELECT_JSON_ASCII, Transform.SELECT_JSON_UTF8):
         items = iter(json.loads(stored))
         full = [{"stand_in": i} if i in held else next(items) for i in range(entry.held_out.count)]
-        return json.dumps(full, indent=4, ensure_ascii=entry.transform is Transform.SELECT_JSON_ASCII).encode()
+        return json.dumps(
+            full, indent=4, ensure_ascii=entry.transform is Transform.SELECT_JSON_ASCII
+        ).encode()
     assert entry.transform is Transform.REPACK_TAR
     return _tar_with_stand_ins(entry.relative, stored)
 
@@ -309,8 +311,10 @@ def _tar_with_stand_ins(relative: str, stored: bytes) -> bytes:
     tar at another gzip level (so the rebuild cannot lean on the source's layout)."""
     family = relative.removesuffix(".tar.gz")
     text = (_shared("satlib") / "SOURCE.md").read_text(encoding="utf-8")
-    names = json.loads(re.search(r"Held-out member names per family: (\{.*\})", text).group(1))[family]  # type: ignore[union-attr]
-    with tarfile.open(fileobj=io.BytesIO(stored), mode="r:gz") as archive:
+    found = re.search(r"Held-out member names per family: (\{.*\})", text)
+    assert found is not None
+    names = json.loads(found.group(1))[family]
+    with tarfile.open(fileobj=io.BytesIO(gzip.decompress(stored))) as archive:
         members = [(m, archive.extractfile(m).read()) for m in archive.getmembers()]  # type: ignore[union-attr]
     for name in names:
         info = tarfile.TarInfo(name)
@@ -424,7 +428,9 @@ def test_a_regenerated_table_that_does_not_match_is_left_out_with_the_reason(
     source = _served_sources("spider", server)
 
     def other_sqlite(folder: Path, source: DatasetSource) -> bytes:
-        return REGENERATORS[Regenerate.SPIDER_GOLD_CHECK_DE](folder, source).replace(b"syntax error", b"error")
+        return REGENERATORS[Regenerate.SPIDER_GOLD_CHECK_DE](folder, source).replace(
+            b"syntax error", b"error"
+        )
 
     report = fetch_dataset(
         "spider",

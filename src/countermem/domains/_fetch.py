@@ -258,7 +258,9 @@ def download_verified(
             size, digest = final.stat().st_size, _sha256_path(final)
         hint = ""
         if entry.transform is not Transform.NONE and entry.source_sha256 is not None:
-            hint = f"; the source bytes matched, so this {entry.transform.value} rebuild writes different bytes"
+            hint = (
+                f"; the source bytes matched, so this {entry.transform.value} rebuild writes different bytes"
+            )
         _check(entry.relative, url, "stored", entry.size, entry.sha256, size, digest, hint)
         os.replace(final, target)
         temps.remove(final)
@@ -300,11 +302,15 @@ def render_source_md(source: DatasetSource, missing: Mapping[str, str] | None = 
         if entry.held_out is not None:
             held = entry.held_out
             lines.append(
-                f"- `{entry.relative}` leaves out the items at `random.Random({held.seed}).sample(range({held.count}), "
-                f"{round(held.fraction * held.count)})` (0-based, source order; tar members in name order)."
+                f"- `{entry.relative}` leaves out the items at `random.Random({held.seed})"
+                f".sample(range({held.count}), {round(held.fraction * held.count)})` (0-based, in source "
+                "order; tar members in name order)."
             )
-    lines += [f"- `{f.relative}`: made here after the fetch: {f.regenerate.describe()}." for f in source.regenerated
-              if f.regenerate is not None]
+    lines += [
+        f"- `{f.relative}`: made here after the fetch: {f.regenerate.describe()}."
+        for f in source.regenerated
+        if f.regenerate is not None
+    ]
     absent = {f.relative: f.unavailable or "" for f in source.unfetchable} | dict(missing or {})
     if absent:
         lines += ["", NOT_FETCHED_HEADING]

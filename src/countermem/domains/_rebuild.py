@@ -36,7 +36,9 @@ class HeldOut:
     fraction: float = 0.2
 
     def indices(self) -> frozenset[int]:
-        return frozenset(random.Random(self.seed).sample(range(self.count), round(self.fraction * self.count)))
+        return frozenset(
+            random.Random(self.seed).sample(range(self.count), round(self.fraction * self.count))
+        )
 
     def kept(self, items: Sized, what: str) -> list[int]:
         """Positions of the items we keep; refuses a source whose item count is not the documented one."""
@@ -79,7 +81,9 @@ def repack_tar(source: bytes, held_out: HeldOut) -> bytes:
     packed = io.BytesIO()
     try:
         if source[:2] == b"\x1f\x8b":
-            source = gzip.decompress(source)  # members are read out of name order: seek in memory, not in gzip
+            source = gzip.decompress(
+                source
+            )  # members are read out of name order: seek in memory, not in gzip
         with (
             tarfile.open(fileobj=io.BytesIO(source), mode="r:*") as archive,
             tarfile.open(fileobj=packed, mode="w", format=tarfile.USTAR_FORMAT) as out,

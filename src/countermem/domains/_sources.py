@@ -125,7 +125,9 @@ class SourceFile:
         if self.transform.selects and (
             self.held_out is None or self.source_size is None or self.source_sha256 is None
         ):
-            raise ValueError(f"{self.relative}: a selection needs the held-out draw and the source's checksum")
+            raise ValueError(
+                f"{self.relative}: a selection needs the held-out draw and the source's checksum"
+            )
 
     @property
     def fetchable(self) -> bool:
@@ -208,7 +210,15 @@ def _selection(
 ) -> SourceFile:
     """A file made from `source_path` by dropping the held-out draw over its `count` items."""
     return SourceFile(
-        relative, stored[0], stored[1], origin, source_path, transform, source[0], source[1], held_out=HeldOut(count)
+        relative,
+        stored[0],
+        stored[1],
+        origin,
+        source_path,
+        transform,
+        source[0],
+        source[1],
+        held_out=HeldOut(count),
     )
 
 
@@ -1322,7 +1332,9 @@ SOURCES: dict[str, DatasetSource] = {
             "SATLIB uf20-91, uf50-218, uuf50-218, flat100-239 tarballs, minus the held-out 20% of each",
             (SATLIB_ORIGIN,),
             tuple(
-                _selection(relative, (size, digest), SATLIB_ORIGIN, *_SATLIB_SOURCES[relative], Transform.REPACK_TAR)
+                _selection(
+                    relative, (size, digest), SATLIB_ORIGIN, *_SATLIB_SOURCES[relative], Transform.REPACK_TAR
+                )
                 for relative, size, digest in _SATLIB_ROWS
             ),
         ),
