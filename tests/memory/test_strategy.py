@@ -275,3 +275,23 @@ def test_trajectory_render_keeps_order_and_cuts_huge_actions() -> None:
     text = Trajectory(task_id="t", domain="sql", benchmark="spider", steps=steps, final_action=None).render("sql")
     assert text.index("SELECT 1") < text.index("Step 2 (trial 2)") < text.index("Final answer: none")
     assert len(text) < 6000 and "characters cut" in text
+
+
+def test_key_task_ranks_items_by_the_task_they_came_from() -> None:
+    singers = item("Tip A", "stadium concerts").model_copy(update={"source_task_text": "how many singers"})
+    stadiums = item("Tip B", "how many singers are there").model_copy(
+        update={"source_task_text": "which stadium holds the most concerts"})
+    query = _decision("how many singers are there")
+    by_item = StrategyMemory([stadiums, singers], LexicalEmbedder()).advise(query)
+    by_task = StrategyMemory([stadiums, singers], LexicalEmbedder(), key="task").advise(query)
+    assert by_item is not None and by_item.record_id == stadiums.id
+    assert by_task is not None and by_task.record_id == singers.id
+    assert singers.id == item("Tip A", "stadium concerts").id, "the task text is not part of the id"
+    with pytest.raises(ConfigError, match="strategy key"):
+        StrategyMemory([], LexicalEmbedder(), key="query")  # type: ignore[arg-type]
+
+
+def test_the_learner_stores_the_source_task_text() -> None:
+    bank = StrategyBank()
+    run_once(StrategyLearner(StrategyDistiller(Router().llm), bank, verified_feedback=True), solved=True)
+    assert {i.source_task_text for i in bank.all()} == {"Task: How many singers are there?"}

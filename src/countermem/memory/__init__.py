@@ -135,6 +135,7 @@ from countermem.memory._strategy_distill import (
 )
 from countermem.memory._strategy_hooks import (
     STRATEGY_BLOCK_HEADER,
+    StrategyKey,
     StrategyLearner,
     StrategyLearnerStats,
     StrategyMemory,
@@ -219,6 +220,7 @@ __all__ = [
     "StrategyBank",
     "StrategyDistiller",
     "StrategyItem",
+    "StrategyKey",
     "StrategyLabel",
     "StrategyLearner",
     "StrategyLearnerStats",

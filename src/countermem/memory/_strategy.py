@@ -78,6 +78,9 @@ class StrategyItem(BaseModel):
     source_task_id: str
     label: StrategyLabel
     label_source: LabelSource
+    source_task_text: str = ""
+    """The (clipped) task the item was distilled from; not part of the id. ReasoningBank retrieves
+    by the similarity of the current task to this text (`StrategyMemory(key="task")`)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -97,7 +100,7 @@ class StrategyItem(BaseModel):
 
     @property
     def key_text(self) -> str:
-        """What retrieval embeds for this item."""
+        """The item's own text, what `StrategyMemory(key="item")` embeds."""
         return f"{self.title}\n{self.description}\n{self.content}"
 
 

@@ -336,6 +336,7 @@ class StrategyDistiller:
                 source_task_id=first.task_id,
                 label=label,
                 label_source=label_source,
+                source_task_text=task,
             )
             for p in parsed
         ]

@@ -12,8 +12,11 @@ trajectory; the final answer is always there.
 
 `StrategyMemory` embeds the decision with the same embedders as `Retriever`, ranks the items of
 the decision's domain (or benchmark) by cosine similarity, and ALWAYS injects the top k (default
-1): ReasoningBank has no selector, no conditions and no verification. Exact ties go to the item
-id, so the order does not depend on insertion order. It advises before the first action of each
+1): ReasoningBank has no selector, no conditions and no verification. An item is keyed by its own
+text (`key="item"`, default) or, as in ReasoningBank, which retrieves past experiences by the
+similarity of their task to the current one, by the task it was distilled from (`key="task"`;
+items of one task then tie, and the id decides). Exact ties go to the item id, so the order does
+not depend on insertion order. It advises before the first action of each
 trial and, only with `advise_after_failed_check=True`, after a failed check.
 """
 
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 
@@ -29,6 +33,8 @@ from countermem.memory._embedding import Embedder, FloatRows, normalize_rows
 from countermem.memory._retrieval import RetrievalScope, decision_text
 from countermem.memory._strategy import StrategyBank, StrategyItem
 from countermem.memory._strategy_distill import StrategyDistiller, Trajectory, TrajectoryStep
+
+StrategyKey = Literal["item", "task"]
 
 STRATEGY_BLOCK_HEADER = (
     "Memory items distilled from earlier attempts (strategies, not checked; use one only if it fits):"
@@ -183,8 +189,11 @@ class StrategyMemory:
         *,
         k: int = 1,
         scope: RetrievalScope = "domain",
+        key: StrategyKey = "item",
         advise_after_failed_check: bool = False,
     ) -> None:
+        if key not in ("item", "task"):
+            raise ConfigError(f"unknown strategy key {key!r}; choose item or task")
         if k < 1:
             raise ConfigError(f"strategy retrieval must inject at least 1 item, got k={k}")
         if scope not in ("domain", "benchmark"):
@@ -193,6 +202,7 @@ class StrategyMemory:
         self.embedder = embedder
         self.k = k
         self.scope: RetrievalScope = scope
+        self.key: StrategyKey = key
         self.advise_after_failed_check = advise_after_failed_check
         self.stats = StrategyMemoryStats()
         self._vectors: dict[str, FloatRows] = {}
@@ -255,6 +265,11 @@ class StrategyMemory:
         missing = [item for item in pool if item.id not in self._vectors]
         if not missing:
             return
-        rows = normalize_rows(self.embedder.embed([item.key_text for item in missing]))
+        rows = normalize_rows(self.embedder.embed([self._key_text(item) for item in missing]))
         for item, row in zip(missing, rows, strict=True):
             self._vectors[item.id] = row
+
+    def _key_text(self, item: StrategyItem) -> str:
+        if self.key == "task" and item.source_task_text:
+            return item.source_task_text
+        return item.key_text
