@@ -295,3 +295,18 @@ def test_the_learner_stores_the_source_task_text() -> None:
     bank = StrategyBank()
     run_once(StrategyLearner(StrategyDistiller(Router().llm), bank, verified_feedback=True), solved=True)
     assert {i.source_task_text for i in bank.all()} == {"Task: How many singers are there?"}
+
+
+def test_the_learner_follows_a_real_agent_run(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    task = toy_benchmark.tasks()[0]  # 1 + 1
+    router = Router(judge="Status: failure")
+    bank = StrategyBank()
+    learner = StrategyLearner(StrategyDistiller(router.llm, action_language="text"), bank)
+    outcome = ReActAgent(ScriptedLLM(["Action: check 5", "Action: submit 2"]), toy_benchmark,
+                         toy_benchmark.world_model(), memory=learner).run(task)
+    assert outcome.solved and outcome.advice_record_ids == []
+    assert router.kinds == ["judge", "failure"], "the judge (wrongly) said failure, and that is the label"
+    judged = router.llm.calls[0][1].content
+    assert "What is 1 + 1?" in judged and "```text\n5\n```" in judged and "Final answer:\n```text\n2\n```" in judged
+    assert learner.stats.judge_agrees == 0 and {i.label for i in bank.all()} == {"failure"}
+    assert all(i.domain == "math" and i.benchmark == "toy-add" and i.source_task_id == task.id for i in bank.all())
