@@ -69,7 +69,7 @@ def _results(root: Path) -> dict[str, Any]:
 def test_config_errors_name_the_key(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="unknown method 'countermemm'"):
         _config(methods=["none", "countermemm"])
-    with pytest.raises(ConfigError, match="split.train"):
+    with pytest.raises(ConfigError, match=r"split\.train"):
         _config(split={"construct": 6, "train": 0, "heldout": 4})
     with pytest.raises(ConfigError, match="typo"):
         _config(typo=1)

@@ -243,7 +243,8 @@ class ReActAgent:
         if record_id is None or not advice.text:
             result.advice.append((decision, advice))
             return ""
-        block = f"{ADVICE_HEADER}\n{advice.text}"
+        header = ADVICE_HEADER if advice.header is None else advice.header
+        block = f"{header}\n{advice.text}" if header else advice.text
         tokens = self.token_counter(block) if self.token_counter else advice.augmentation_tokens
         advice = advice.model_copy(update={"augmentation_tokens": tokens})
         result.advice.append((decision, advice))

@@ -43,6 +43,9 @@ class Advice(BaseModel):
     retrieval_tokens: int = 0
     augmentation_tokens: int = 0
     details: dict[str, float | int | str] = Field(default_factory=dict)
+    header: str | None = None
+    """The line the agent puts above the text; None keeps the agent's own (verified-corrections)
+    header, so advice that was never checked can say so instead of borrowing that claim."""
 
 
 class Outcome(BaseModel):

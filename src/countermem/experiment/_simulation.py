@@ -18,8 +18,12 @@ failed action of a known task it proposes, in the generator's output contract:
    With probability `universal_rate` it writes `none` instead, so some stored records are
    universal and will do harm on look-alike tasks. The draw is seeded by (seed, task id, failed
    action), so the answer to one prompt never depends on call order, resumption or workers.
-2. one distractor: the failed action with a small wrong edit (its first integer literal plus one,
-   else its last token dropped), left out when that edit is empty, unchanged or the gold.
+2. one distractor: a plausible repair that gets a detail wrong, i.e. the gold action with a small
+   wrong edit (its first integer literal plus one, else its last token dropped), with the
+   careless condition `none`; left out when that edit is empty, the failed action or the gold.
+   With probability `wrong_first_rate` (seeded like the condition draw) the distractor comes
+   first, as a real model's first idea often is wrong: only a check tells the two apart, which
+   is what the unverified-advice ablation must be able to show.
 
 Facts that the prompt cut for length are not seen, as they would not be by a real model.
 """
@@ -39,6 +43,7 @@ from countermem.memory._generator import SYSTEM_TEMPLATE as GENERATOR_SYSTEM_TEM
 from countermem.memory._generator import USER_TEMPLATE as GENERATOR_USER_TEMPLATE
 
 DEFAULT_UNIVERSAL_RATE = 0.3
+DEFAULT_WRONG_FIRST_RATE = 0.5
 
 _GENERATOR_MARKER = GENERATOR_SYSTEM_TEMPLATE.split("{", 1)[0]
 _SITUATION_HEADER = "## Situation\n"
@@ -173,10 +178,12 @@ class Simulation:
 
     def __init__(
         self, benchmark: Benchmark, tasks: list[Task], *, universal_rate: float = DEFAULT_UNIVERSAL_RATE,
-        seed: int = 0,
+        seed: int = 0, wrong_first_rate: float = DEFAULT_WRONG_FIRST_RATE,
     ) -> None:
-        if not 0.0 <= universal_rate <= 1.0:
-            raise ConfigError(f"universal_rate must lie in [0, 1], got {universal_rate}")
+        for name, rate in (("universal_rate", universal_rate), ("wrong_first_rate", wrong_first_rate)):
+            if not 0.0 <= rate <= 1.0:
+                raise ConfigError(f"{name} must lie in [0, 1], got {rate}")
+        self.wrong_first_rate = wrong_first_rate
         for header in (_SITUATION_HEADER, _FAILED_HEADER, _CHECK_HEADER, _FACTS_HEADER, _FACTS_END):
             if header not in GENERATOR_USER_TEMPLATE:
                 raise ConfigError(
@@ -225,14 +232,18 @@ class Simulation:
         condition = "none" if draw < self.universal_rate else derive_condition(
             gold, prompt.failed_action, prompt.listed
         )
-        blocks = [
-            _block(1, "rewrite it with this database's own names, codes and formats", condition, lang, gold)
-        ]
-        wrong = distractor_edit(prompt.failed_action)
+        proposals = [("rewrite it with this database's own names, codes and formats", condition, gold)]
+        wrong = distractor_edit(gold)
         normal = {" ".join(prompt.failed_action.split()), " ".join(gold.split())}
         if prompt.max_alternatives > 1 and wrong.strip() and " ".join(wrong.split()) not in normal:
-            blocks.append(_block(2, "a small change of the failing part", "none", lang, wrong))
-        return "\n\n".join(blocks)
+            proposals.append(("a small change of the failing part", "none", wrong))
+            order = random.Random(f"{self.seed}|order|{task.id}|{prompt.failed_action}").random()
+            if order < self.wrong_first_rate:
+                proposals.reverse()
+        return "\n\n".join(
+            _block(number, rationale, cond, lang, action)
+            for number, (rationale, cond, action) in enumerate(proposals, start=1)
+        )
 
     def llm(self) -> SimulatedLLM:
         return SimulatedLLM(
@@ -251,6 +262,9 @@ def simulated_llm_for(
     *,
     universal_rate: float = DEFAULT_UNIVERSAL_RATE,
     seed: int = 0,
+    wrong_first_rate: float = DEFAULT_WRONG_FIRST_RATE,
 ) -> SimulatedLLM:
     """A simulated backbone for `tasks` of `benchmark` (module docstring); label what it makes simulated."""
-    return Simulation(benchmark, tasks, universal_rate=universal_rate, seed=seed).llm()
+    return Simulation(
+        benchmark, tasks, universal_rate=universal_rate, seed=seed, wrong_first_rate=wrong_first_rate
+    ).llm()

@@ -36,7 +36,10 @@ from countermem.memory import (
     Generator,
     Proposal,
     Retriever,
+    LearnWhileAdvising,
+    Record,
     SQLiteStore,
+    UnverifiedAdmitter,
     make_embedder,
 )
 from countermem.selector import (
@@ -49,6 +52,7 @@ from countermem.selector import (
     TopOne,
 )
 
+UNVERIFIED_HEADER = "Advice from past corrections that were NOT checked (use it only if it fits this task):"
 SelectorKind = Literal["dqn", "skip", "top1", "random"]
 
 
@@ -69,6 +73,9 @@ class MemorySettings(BaseModel):
     checkpoint: Path | None = None
     min_gain: float = 0.05
     max_alternatives: int = 4
+    construct_advice: Literal["none", "top1"] = "none"
+    """top1: during construction the agent is offered records of earlier source tasks (never its own),
+    so that reuse statistics exist for the utility retention rule."""
     admission: Literal["verified", "unverified"] = "verified"
     """unverified: the 'no verification' ablation stores alternatives without checking them."""
     seed: int = 0
@@ -143,15 +150,19 @@ def construct_memory(
         before = len(store.all())
         learner = CounterfactualLearner(
             Generator(generator_llm or llm),
-            Admitter(store, min_gain=settings.min_gain, stage="construct"),
+            Admitter(store, min_gain=settings.min_gain, stage="construct")
+            if settings.admission == "verified" else UnverifiedAdmitter(store, stage="construct"),
             benchmark.world_model,
             action_language=benchmark.action_language,
             max_alternatives=settings.max_alternatives,
             on_learned=_admission_log(run_dir),
         )
+        hook: CounterfactualLearner | LearnWhileAdvising = learner
+        if settings.construct_advice == "top1":
+            hook = _learn_while_advising(learner, store, settings, benchmark)
         metrics = run_tasks(
             _stage_config(config, "construct", settings), llm, benchmark, tasks, run_dir,
-            resume=resume, memory=learner, on_task_done=on_task_done, simulated=simulated,
+            resume=resume, memory=hook, on_task_done=on_task_done, simulated=simulated,
         )
         after = len(store.all())
     finally:
@@ -166,6 +177,28 @@ def construct_memory(
     )
     run_dir.write_json("stage.json", report)
     return StageResult(metrics=metrics, report=report)
+
+
+def _learn_while_advising(
+    learner: CounterfactualLearner, store: SQLiteStore, settings: MemorySettings, benchmark: Benchmark
+) -> LearnWhileAdvising:
+    excluded: list[LearnWhileAdvising] = []
+
+    def earlier_records() -> list[Record]:
+        task = excluded[0].exclude_task() if excluded else None
+        return [r for r in store.all() if r.source.task_id != task]
+
+    retriever = Retriever(
+        earlier_records, make_embedder(settings.embedder), k=settings.k, scope=settings.scope,
+        use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed,
+    )
+    advisor = CounterfactualMemory(
+        retriever, TopOne(), action_language=benchmark.action_language, store=store,
+        options=AdvisorOptions(show_condition=settings.use_conditions, write_counters=True),
+    )
+    hook = LearnWhileAdvising(learner, advisor)
+    excluded.append(hook)
+    return hook
 
 
 def _admission_log(run_dir: RunDir) -> Callable[[Proposal, AdmissionReport], None]:
@@ -248,6 +281,7 @@ def _advised_stage(
             options=AdvisorOptions(
                 show_condition=settings.use_conditions, write_counters=False,
                 train_selector=training and settings.selector == "dqn",
+                header=UNVERIFIED_HEADER if settings.admission == "unverified" else None,
             ),
             reward_weights=settings.reward,
         )

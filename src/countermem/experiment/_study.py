@@ -197,19 +197,10 @@ def run_study(
 
 
 def write_folder_report(root: Path) -> Path:
-    """The study's report under root/report/ (one section per backbone)."""
-    from countermem.experiment._study_report import collect_rows, write_study_report
+    """The study's report under root/report/ (one section per backbone, with the analyses)."""
+    from countermem.experiment._study_analyses import write_study_folder_report
 
-    results = root / "results"
-    report_dir = root / "report"
-    last: Path | None = None
-    for backbone in sorted(p for p in results.iterdir() if p.is_dir()) if results.is_dir() else []:
-        rows = collect_rows(backbone)
-        if rows:
-            last, _ = write_study_report(report_dir / backbone.name, rows)
-    if last is None:
-        raise ConfigError(f"{root} has no finished results to report yet")
-    return report_dir
+    return write_study_folder_report(root)[0].parent
 
 
 class _RunCounter:

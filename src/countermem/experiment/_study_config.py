@@ -78,7 +78,16 @@ class MemoryConfig(_Strict):
     train_epochs: int = 1
     min_gain: float = 0.05
     max_alternatives: int = 4
+    construct_advice: Literal["none", "top1"] = "top1"
+    """Offer records of earlier source tasks during construction, so reuse statistics exist."""
     dqn: DQNConfig = Field(default_factory=DQNConfig)
+
+
+class SimulationSettings(_Strict):
+    """Parameters of the SIMULATED backbone's generator (see countermem.experiment._simulation)."""
+
+    universal_rate: float = 0.3
+    wrong_first_rate: float = 0.5
 
 
 class BaselineSettings(_Strict):
@@ -124,6 +133,7 @@ class StudyConfig(_Strict):
     memory: MemoryConfig = Field(default_factory=MemoryConfig)
     baselines: BaselineSettings = Field(default_factory=BaselineSettings)
     analyses: AnalysisSettings = Field(default_factory=AnalysisSettings)
+    simulation: SimulationSettings = Field(default_factory=SimulationSettings)
     cache: bool = True
     """Keep every LLM reply in the study's response cache, so that a resumed stage replays it."""
     data_dir: Path | None = None
@@ -172,6 +182,13 @@ def parse_study_config(data: dict[str, object], *, source: str = "study config")
     for name in [*config.methods, *config.analyses.transfer_methods, *config.analyses.accumulation_methods,
                  *config.analyses.budget_methods]:
         method_spec(name)
+    strategy = [m for m in config.methods if method_spec(m).kind == "strategy"]
+    canned = [name for name, b in config.backbones.items() if b.kind in ("simulated", "scripted")]
+    if strategy and canned:
+        raise ConfigError(
+            f"{source}: methods {', '.join(strategy)} need an LLM that answers judge and distillation "
+            f"prompts; the {', '.join(canned)} backbone(s) cannot. Run them on a local or openai backbone"
+        )
     for name in config.analyses.accumulation_methods:
         if not method_spec(name).uses_store:
             raise ConfigError(f"{source}: analyses.accumulation_methods: {name!r} keeps no store to snapshot")

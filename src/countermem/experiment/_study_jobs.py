@@ -109,7 +109,11 @@ def build_llm(ctx: JobContext) -> LLM:
     spec = ctx.config.backbones[ctx.job.cell.backbone]
     llm: LLM
     if spec.kind == "simulated":
-        llm = simulated_llm_for(ctx.benchmark, ctx.tasks, seed=ctx.job.cell.seed)
+        simulation = ctx.config.simulation
+        llm = simulated_llm_for(
+            ctx.benchmark, ctx.tasks, seed=ctx.job.cell.seed, universal_rate=simulation.universal_rate,
+            wrong_first_rate=simulation.wrong_first_rate,
+        )
     elif spec.kind == "scripted":
         llm = make_llm("scripted", script=oracle_script(ctx.benchmark, ctx.tasks), seed=ctx.job.cell.seed)
     else:
@@ -149,7 +153,7 @@ def memory_settings(ctx: JobContext, *, store: Path, checkpoint: Path | None) ->
         store=store, capacity=capacity, retention=spec.retention, embedder=memory.embedder, k=memory.k,
         rank=spec.rank, use_conditions=spec.use_conditions, selector=memory.selector, checkpoint=checkpoint,
         min_gain=memory.min_gain, max_alternatives=memory.max_alternatives, seed=ctx.job.cell.seed,
-        admission=spec.admission, dqn=memory.dqn,
+        admission=spec.admission, dqn=memory.dqn, construct_advice=memory.construct_advice,
     )
 
 

@@ -38,7 +38,7 @@ from countermem.memory._conditions import (
     Universal,
     parse_condition,
 )
-from countermem.memory._construct import ConstructionStats, CounterfactualLearner
+from countermem.memory._construct import ConstructionStats, CounterfactualLearner, LearnWhileAdvising
 from countermem.memory._embedding import (
     EMBEDDER_KINDS,
     LEXICAL_DIM,
@@ -173,6 +173,7 @@ __all__ = [
     "ConditionError",
     "ConstructionStats",
     "CounterfactualLearner",
+    "LearnWhileAdvising",
     "CounterfactualMemory",
     "EligibilityMode",
     "Embedder",

@@ -46,6 +46,8 @@ class AdvisorOptions(BaseModel):
     train_selector: bool = False
     """Feed outcomes to a trainable selector and take learning steps."""
     updates_per_task: int = 4
+    header: str | None = None
+    """Line above the rendered record; None keeps the agent's verified-corrections header."""
     advise_after_failed_check: bool = True
 
 
@@ -182,6 +184,7 @@ class CounterfactualMemory:
             text=text,
             record_id=chosen.record.id,
             details={"similarity": round(chosen.similarity, 4), "rank": chosen.rank},
+            header=self.options.header,
             **common,
         )
 

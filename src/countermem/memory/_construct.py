@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from countermem.core import Action, Advice, CheckResult, Decision, Outcome, Usage
+from countermem.core import Action, Advice, CheckResult, Decision, MemoryHook, Outcome, Usage
 from countermem.domains import WorldModel
 from countermem.memory._admission import AdmissionReport, ProposalAdmitter, learn_from_failure
 from countermem.memory._generator import Generator, Proposal
@@ -105,3 +105,32 @@ def _minus(after: Usage, before: Usage) -> Usage:
         completion_tokens=after.completion_tokens - before.completion_tokens,
         reasoning_tokens=after.reasoning_tokens - before.reasoning_tokens,
     )
+
+
+class LearnWhileAdvising:
+    """Construct-stage hook that also offers records admitted on EARLIER source tasks.
+
+    Why: a record's reuse statistics (retrieved, selected, succeeded after selection) can only
+    grow where records are used, and the utility retention rule needs them to tell useful records
+    from merely verified ones. Records learned on the current task are never offered back to it
+    (that would hand the task its own verified answer); `exclude_task` is the hook the advisor's
+    record provider reads.
+    """
+
+    def __init__(self, learner: CounterfactualLearner, advisor: MemoryHook) -> None:
+        self.learner = learner
+        self.advisor = advisor
+        self.current_task: str | None = None
+
+    def exclude_task(self) -> str | None:
+        return self.current_task
+
+    def advise(self, decision: Decision) -> Advice | None:
+        self.current_task = decision.task.id
+        self.learner.advise(decision)
+        return self.advisor.advise(decision)
+
+    def feedback(self, decision: Decision, advice: Advice | None, outcome: Outcome) -> None:
+        self.current_task = decision.task.id
+        self.advisor.feedback(decision, advice, outcome)
+        self.learner.feedback(decision, advice, outcome)

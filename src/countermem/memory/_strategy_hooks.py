@@ -256,6 +256,7 @@ class StrategyMemory:
                 "item_ids": ",".join(item.id for item, _ in top),
                 "label": first.label,
             },
+            header="",
         )
 
     def feedback(self, decision: Decision, advice: Advice | None, outcome: Outcome) -> None:
