@@ -179,3 +179,43 @@ def test_cli_study_runs_resumes_and_reports(tmp_path: Path) -> None:
     shutil.rmtree(out / "report")
     report = runner.invoke(app, ["report", str(out)])
     assert report.exit_code == 0, report.output
+
+
+@pytest.mark.slow
+def test_a_killed_study_resumes_to_the_same_results(tmp_path: Path) -> None:
+    """SIGKILL in the middle of a job (no clean-up runs), then the same command again."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    toml = tmp_path / "study.toml"
+    toml.write_text(
+        'name = "kill"\nbenchmarks = ["sql-shop"]\nmethods = ["none", "countermem", "no-conditions"]\n'
+        'seeds = [1]\n[backbones.sim]\nkind = "simulated"\n'
+        '[split]\nconstruct = 24\ntrain = 10\nheldout = 20\n[memory]\nembedder = "lexical"\n'
+    )
+    command = [sys.executable, "-m", "countermem", "study", str(toml), "--no-report"]
+    subprocess.run([*command, "--out", str(tmp_path / "whole")], check=True, capture_output=True, timeout=600)
+    cut = tmp_path / "cut"
+    process = subprocess.Popen([*command, "--out", str(cut)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        records = list((cut / "jobs").glob("*.json")) if (cut / "jobs").is_dir() else []
+        running = [p for p in cut.rglob("results.jsonl") if p.stat().st_size > 0] if cut.is_dir() else []
+        if len(records) >= 1 and len(running) > len(records):
+            break
+        time.sleep(0.05)
+    assert process.poll() is None, "the study ended before it could be killed; make it longer"
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    total_jobs = len(json.loads((cut / "manifest.json").read_text())["jobs"])
+    assert len(list((cut / "jobs").glob("*.json"))) < total_jobs
+    again = subprocess.run([*command, "--out", str(cut)], capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stdout + again.stderr
+    expected, got = _results(tmp_path / "whole"), _results(cut)
+    assert expected.keys() == got.keys()
+    for key in expected:
+        assert got[key] == expected[key], key

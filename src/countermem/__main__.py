@@ -1,0 +1,5 @@
+"""`python -m countermem` is the `countermem` command."""
+
+from countermem.cli import main
+
+main()
