@@ -219,3 +219,30 @@ def test_a_killed_study_resumes_to_the_same_results(tmp_path: Path) -> None:
     assert expected.keys() == got.keys()
     for key in expected:
         assert got[key] == expected[key], key
+
+
+def test_every_method_runs_through_the_study(tmp_path: Path) -> None:
+    """Plumbing on the scripted oracle: every method's stages run and write what the report reads."""
+    from countermem.experiment._methods import BUILTIN_METHODS
+    from countermem.memory import StrategyBank
+
+    config = _config(methods=list(BUILTIN_METHODS), baselines={"matts_k": 2, "best_of_n": 2, "retention_capacity": 2})
+    outcome = run_study(config, tmp_path / "s", write_report=True)
+    assert outcome.ok, outcome.failed
+    results = tmp_path / "s" / "results" / "b"
+    for method in BUILTIN_METHODS:
+        metrics = json.loads((results / method / "react" / "sql-shop" / "seed-1" / "metrics.json").read_text())
+        assert metrics["n_tasks"] == 4, method
+    work = tmp_path / "s" / "work" / "b" / "react" / "sql-shop" / "seed-1"
+    for family in ("strategy-judge", "strategy-matts", "strategy-checker"):
+        bank = StrategyBank(work / family / "store.sqlite", read_only=True)
+        assert len(bank) >= 1, family
+        bank.close()
+    assert (work / "strategy-matts" / "construct-pass-2" / "results.jsonl").is_file()
+    best = (results / "best-of-n" / "react" / "sql-shop" / "seed-1" / "results.jsonl").read_text().splitlines()
+    assert all("best of 2 attempts" in json.loads(line)["notes"][-1] for line in best)
+    stage = json.loads((results / "reasoningbank" / "react" / "sql-shop" / "seed-1" / "stage.json").read_text())
+    assert stage["records_selected"] > 0 and stage["retrieval_coverage"] == 1.0
+    retention = json.loads((results / "retention-random" / "react" / "sql-shop" / "seed-1" / "stage.json").read_text())
+    assert retention["records_after"] <= 2
+    assert (tmp_path / "s" / "report" / "report.html").is_file()

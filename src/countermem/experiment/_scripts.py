@@ -3,7 +3,9 @@
 It checks the benchmark's known-wrong action, then submits the gold action: it exercises
 every path of a run (a failed check, an observation, a passing submission) at no model
 cost. Asked as the memory generator (construct stage), it proposes the gold action of the
-failed task with the universal condition `none`, so a plumbing study admits records too. Its success figure says the pipeline works, nothing about any LLM; runs made with it
+failed task with the universal condition `none`, so a plumbing study admits records too.
+Asked as ReasoningBank's judge it says success (the oracle always ends with the gold); asked to
+distill, it writes one fixed strategy item: plumbing for the strategy baselines, never content. Its success figure says the pipeline works, nothing about any LLM; runs made with it
 are labelled `scripted` everywhere.
 """
 
@@ -15,6 +17,7 @@ from countermem.core import ConfigError, Task
 from countermem.domains import Benchmark
 from countermem.experiment._simulation import is_generator_prompt, read_generator_prompt
 from countermem.llm import Message
+from countermem.memory import JUDGE_MARKER, is_strategy_prompt
 
 
 def oracle_script(benchmark: Benchmark, tasks: list[Task]) -> Callable[[list[Message]], str]:
@@ -22,6 +25,14 @@ def oracle_script(benchmark: Benchmark, tasks: list[Task]) -> Callable[[list[Mes
     fence = benchmark.action_language
 
     def reply(messages: list[Message]) -> str:
+        if is_strategy_prompt(messages):
+            if messages[0].content.startswith(JUDGE_MARKER):
+                return "Thoughts: the final answer was the checked one.\nStatus: success"
+            return (
+                "# Memory Item 1\n## Title Check before submitting\n"
+                "## Description Run the checker on a candidate before submitting it.\n"
+                "## Content A failed check names what is wrong; fix that part and check again."
+            )
         if is_generator_prompt(messages):
             situation = read_generator_prompt(messages).situation
             found = next((t for text, t in rendered.items() if situation.startswith(text)), None)

@@ -183,7 +183,7 @@ def parse_study_config(data: dict[str, object], *, source: str = "study config")
                  *config.analyses.budget_methods]:
         method_spec(name)
     strategy = [m for m in config.methods if method_spec(m).kind == "strategy"]
-    canned = [name for name, b in config.backbones.items() if b.kind in ("simulated", "scripted")]
+    canned = [name for name, b in config.backbones.items() if b.kind == "simulated"]
     if strategy and canned:
         raise ConfigError(
             f"{source}: methods {', '.join(strategy)} need an LLM that answers judge and distillation "

@@ -126,6 +126,7 @@ from countermem.memory._strategy import (
     strategy_id,
 )
 from countermem.memory._strategy_distill import (
+    JUDGE_MARKER,
     StrategyDistiller,
     Trajectory,
     TrajectoryStep,
@@ -149,6 +150,7 @@ __all__ = [
     "DEFAULT_CAPACITY",
     "DEFAULT_K",
     "EMBEDDER_KINDS",
+    "JUDGE_MARKER",
     "LEXICAL_DIM",
     "MAX_ALTERNATIVES",
     "MAX_REDUNDANCY_RECORDS",
@@ -173,7 +175,6 @@ __all__ = [
     "ConditionError",
     "ConstructionStats",
     "CounterfactualLearner",
-    "LearnWhileAdvising",
     "CounterfactualMemory",
     "EligibilityMode",
     "Embedder",
@@ -185,6 +186,7 @@ __all__ = [
     "GenerationRequest",
     "Generator",
     "LabelSource",
+    "LearnWhileAdvising",
     "LexicalEmbedder",
     "Literal",
     "Member",
