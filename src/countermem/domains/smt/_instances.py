@@ -1,6 +1,9 @@
 """The `smtlib` task set: which instances, read how, and what an agent may see of them.
 
-Tasks come from `index.tsv` of the shared `smtlib` data folder. The set keeps every instance
+Tasks come from `index.tsv` of the shared `smtlib` data folder. A folder fetched from the source
+lacks that file (it holds z3 4.8.12 results and wall times measured while the folder was prepared,
+which no rerun reproduces), so there the same rows are read from the checksum-verified .smt2 files
+the folder's SOURCE.md lists, and the z3 reference fields stay None. The set keeps every instance
 of the small logics (QF_IDL, QF_BV, QF_NIA, QF_NRA: these hold the slow and timing-out
 files that make remembered strategies matter) and a seeded sample of QF_LIA (20 sat and 20
 unsat out of 288, `random.Random(7)`), so that no logic swamps the others; each task's
@@ -17,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from countermem.core import DataUnavailableError, FactValue
-from countermem.domains._data import dataset_dir, verified_file
+from countermem.domains._data import dataset_dir, not_fetched_reasons, recorded_checksums, verified_file
 
 DATASET = "smtlib"
 LIA_SAMPLE_PER_STATUS = 20
@@ -26,16 +29,22 @@ RENDER_CHAR_LIMIT = 3000
 """Characters of instance text (after removing set-info commands) shown to the agent."""
 SOURCE_NOTE_LIMIT = 300
 SIZE_BUCKETS = ((2_048, "<2KB"), (8_192, "2-8KB"), (32_768, "8-32KB"))
+INDEX = "index.tsv"
 
 _SET_INFO = re.compile(r"\(set-info\s+:[A-Za-z0-9_.-]+\s+(\|[^|]*\||\"[^\"]*\"|[^()\s]+)\s*\)", re.DOTALL)
 _SOURCE = re.compile(r"\(set-info\s+:source\s+\|([^|]*)\|\s*\)", re.DOTALL)
 _DECLARE = re.compile(r"\((declare-fun|declare-const)\s")
 _STRIP_NOISE = re.compile(r"\((check-sat|exit)\)")
+_STATUS = re.compile(r"\(set-info\s+:status\s+([^()\s]+)\s*\)")
 
 
 @dataclass(frozen=True)
 class Instance:
-    """One row of index.tsv."""
+    """One row of index.tsv, or the same fields read from the file itself (`rows_from_files`).
+
+    The z3 reference fields are None when index.tsv was not fetched: they were measured once, and
+    a number made up here would pass for that measurement.
+    """
 
     path: str
     logic: str
@@ -43,8 +52,8 @@ class Instance:
     status: str
     bytes: int
     sha256: str
-    z3_reference_result: str
-    z3_reference_seconds: float
+    z3_reference_result: str | None
+    z3_reference_seconds: float | None
 
     @property
     def task_id(self) -> str:
@@ -62,7 +71,12 @@ def data_folder(data_dir: Path | None) -> Path:
 
 
 def read_index(folder: Path) -> list[Instance]:
-    index = verified_file(folder, "index.tsv")
+    """index.tsv's rows; in a fetched folder whose SOURCE.md lists index.tsv as not fetched, the
+    rows made from the .smt2 files instead. A folder that lacks index.tsv for no stated reason is
+    incomplete, and `verified_file` says so."""
+    if not (folder / INDEX).is_file() and INDEX in not_fetched_reasons(folder):
+        return rows_from_files(folder)
+    index = verified_file(folder, INDEX)
     rows: list[Instance] = []
     with index.open(encoding="utf-8", newline="") as handle:
         for row in csv.DictReader(handle, delimiter="\t"):
@@ -83,6 +97,47 @@ def read_index(folder: Path) -> list[Instance]:
     return rows
 
 
+def rows_from_files(folder: Path) -> list[Instance]:
+    """index.tsv's columns for every .smt2 file in SOURCE.md's checksum table, each file verified first.
+
+    Paths have the layout `<repository>/non-incremental/<logic>/<family>/...`, which is where index.tsv
+    took logic and family from; the declared status is the file's `(set-info :status ...)`.
+    """
+    table = recorded_checksums(folder)
+    rows: list[Instance] = []
+    for relative in sorted(name for name in table if name.endswith(".smt2")):
+        parts = relative.split("/")
+        if len(parts) < 5 or parts[1] != "non-incremental":
+            raise DataUnavailableError(
+                f"{folder}/SOURCE.md lists {relative}, which is not laid out as "
+                "<repository>/non-incremental/<logic>/<family>/...; the data folder is not the expected one"
+            )
+        path = verified_file(folder, relative)
+        statuses = _STATUS.findall(path.read_text(encoding="utf-8"))
+        if len(statuses) != 1 or statuses[0] not in ("sat", "unsat"):
+            raise DataUnavailableError(
+                f"{path} should declare exactly one (set-info :status sat|unsat), found {statuses or 'none'}"
+            )
+        size, digest = table[relative]
+        rows.append(
+            Instance(
+                path=relative,
+                logic=parts[2],
+                family=parts[3],
+                status=statuses[0],
+                bytes=size,
+                sha256=digest,
+                z3_reference_result=None,
+                z3_reference_seconds=None,
+            )
+        )
+    if not rows:
+        raise DataUnavailableError(
+            f"{folder}/SOURCE.md lists no .smt2 files and {INDEX} was not fetched, so there are no instances"
+        )
+    return rows
+
+
 def select_instances(rows: list[Instance]) -> list[Instance]:
     chosen = [row for row in rows if row.logic != "QF_LIA"]
     rng = random.Random(LIA_SAMPLE_SEED)
@@ -92,7 +147,7 @@ def select_instances(rows: list[Instance]) -> list[Instance]:
     chosen.sort(key=lambda row: row.path)
     ids = [row.task_id for row in chosen]
     if len(set(ids)) != len(ids):
-        raise DataUnavailableError("index.tsv gives two instances the same task id; the data folder is not the expected one")
+        raise DataUnavailableError("two instances get the same task id; the data folder is not the expected one")
     return chosen
 
 
