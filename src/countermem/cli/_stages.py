@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import inspect
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
+import typer
 from rich.table import Table
 
 from countermem.cli import _options as opt
@@ -13,6 +14,7 @@ from countermem.cli._common import console, friendly_errors
 from countermem.cli._run import prepare, print_metrics, progress_bar
 from countermem.core import ConfigError
 from countermem.experiment import RunDir
+from countermem.experiment._paired import read_stage
 from countermem.experiment._stages import (
     MemorySettings,
     StageReport,
@@ -53,9 +55,33 @@ def _run_stage(stage: Literal["construct", "train", "evaluate"], params: dict[st
         elif stage == "train":
             result = train_selector(*args, on_task_done=on_done, epochs=params["epochs"], **common)
         else:
-            result = evaluate_memory(*args, on_task_done=on_done, **common)
+            store_hash, checkpoint_hash = _expected_hashes(params.get("trained"), settings)
+            result = evaluate_memory(
+                *args, on_task_done=on_done, expected_store_sha256=store_hash,
+                expected_checkpoint_sha256=checkpoint_hash, **common,
+            )
     print_metrics(result.metrics, out)
     _print_report(result.report)
+
+
+TrainedRun = Annotated[
+    Path | None,
+    typer.Option(
+        "--trained",
+        help="the train stage's run directory: its stage.json names the store and checkpoint hashes, "
+        "and evaluate refuses files that differ",
+    ),
+]
+
+
+def _expected_hashes(trained: Path | None, settings: MemorySettings) -> tuple[str | None, str | None]:
+    if trained is None:
+        return None, None
+    stage = read_stage(trained)
+    if stage is None or stage.stage != "train":
+        raise ConfigError(f"{trained} holds no finished train stage (stage.json); give the train run's --out")
+    checkpoint = stage.checkpoint_sha256 if settings.selector == "dqn" else None
+    return stage.store_sha256, checkpoint
 
 
 def _print_report(report: StageReport) -> None:
@@ -177,6 +203,7 @@ def evaluate(
     temperature: opt.Temperature = 0.0,
     embedder: opt.Embedder = "minilm",
     conditions: opt.Conditions = True,
+    trained: TrainedRun = None,
     out: opt.Out = Path("runs/evaluate"),
     resume: opt.Resume = False,
     cache: opt.Cache = None,
