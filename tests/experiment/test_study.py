@@ -226,13 +226,21 @@ def test_every_method_runs_through_the_study(tmp_path: Path) -> None:
     from countermem.experiment._methods import BUILTIN_METHODS
     from countermem.memory import StrategyBank
 
-    config = _config(methods=list(BUILTIN_METHODS), baselines={"matts_k": 2, "best_of_n": 2, "retention_capacity": 2})
+    config = _config(methods=list(BUILTIN_METHODS), agents=["react", "reflexion"],
+                     baselines={"matts_k": 2, "best_of_n": 2, "retention_capacity": 2},
+                     memory={"embedder": "lexical", "dqn": {"learning_starts": 2, "batch_size": 2}})
     outcome = run_study(config, tmp_path / "s", write_report=True)
     assert outcome.ok, outcome.failed
     results = tmp_path / "s" / "results" / "b"
     for method in BUILTIN_METHODS:
-        metrics = json.loads((results / method / "react" / "sql-shop" / "seed-1" / "metrics.json").read_text())
-        assert metrics["n_tasks"] == 4, method
+        for agent in ("react", "reflexion"):
+            metrics = json.loads((results / method / agent / "sql-shop" / "seed-1" / "metrics.json").read_text())
+            assert metrics["n_tasks"] == 4, (method, agent)
+    cost = json.loads((results / "countermem" / "react" / "sql-shop" / "seed-1" / "build_cost.json").read_text())
+    assert cost["construct_tasks"] == 6 and cost["records_admitted"] >= 1 and cost["generator_tokens"] > 0
+    assert cost["train_tasks"] == 3 and cost["selector_updates"] > 0 and cost["train_task_run_tokens"] > 0
+    matts = json.loads((results / "reasoningbank-matts" / "react" / "sql-shop" / "seed-1" / "build_cost.json").read_text())
+    assert matts["construct_tasks"] == 12 and matts["train_tasks"] == 0
     work = tmp_path / "s" / "work" / "b" / "react" / "sql-shop" / "seed-1"
     for family in ("strategy-judge", "strategy-matts", "strategy-checker"):
         bank = StrategyBank(work / family / "store.sqlite", read_only=True)
@@ -245,4 +253,6 @@ def test_every_method_runs_through_the_study(tmp_path: Path) -> None:
     assert stage["records_selected"] > 0 and stage["retrieval_coverage"] == 1.0
     retention = json.loads((results / "retention-random" / "react" / "sql-shop" / "seed-1" / "stage.json").read_text())
     assert retention["records_after"] <= 2
+    report = (tmp_path / "s" / "report" / "report.md").read_text()
+    assert "Cost of building memory and training the selector" in report
     assert (tmp_path / "s" / "report" / "report.html").is_file()

@@ -116,6 +116,26 @@ class StageReport(BaseModel):
     simulated: bool = False
 
 
+class BuildCost(BaseModel):
+    """What building a method's memory and training its selector cost; never part of task-run tokens.
+
+    A study writes it as build_cost.json beside a method's held-out run, so that the report can
+    show these costs on their own lines next to the results they paid for.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    construct_tasks: int = 0
+    construct_task_run_tokens: int = 0
+    generator_tokens: int = 0
+    """Generator (or judge and distiller) tokens of construction."""
+    verification_calls: int = 0
+    records_admitted: int = 0
+    train_tasks: int = 0
+    train_task_run_tokens: int = 0
+    selector_updates: int = 0
+
+
 class StageResult(BaseModel):
     model_config = ConfigDict(frozen=True)
 

@@ -29,7 +29,14 @@ from countermem.experiment._rundir import RunDir
 from countermem.experiment._runner import RunConfig, run_tasks
 from countermem.experiment._scripts import oracle_script
 from countermem.experiment._simulation import simulated_llm_for
-from countermem.experiment._stages import MemorySettings, construct_memory, evaluate_memory, train_selector
+from countermem.experiment._paired import read_metrics, read_stage
+from countermem.experiment._stages import (
+    BuildCost,
+    MemorySettings,
+    construct_memory,
+    evaluate_memory,
+    train_selector,
+)
 from countermem.experiment._study_config import StudyConfig
 from countermem.experiment._study_plan import Job, cell_tasks, construct_store, selector_checkpoint
 from countermem.llm import LLM, CachedLLM, make_llm
@@ -287,7 +294,8 @@ def _evaluate(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]:
         from countermem.experiment._baseline_stages import evaluate_baseline
 
         evaluate_baseline(ctx, config, llm, run_dir, on_task_done)
-        return [ctx.out / "metrics.json", ctx.out / "results.jsonl", ctx.out / "stage.json"]
+        outputs = [ctx.out / "metrics.json", ctx.out / "results.jsonl", ctx.out / "stage.json"]
+        return [*outputs, write_build_cost(ctx)] if spec.kind == "strategy" else outputs
     assert job.family is not None
     construct_id = f"construct/{job.cell.key}/{job.family}"
     store_relative = construct_store(job.cell, job.family)
@@ -306,4 +314,30 @@ def _evaluate(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]:
         config, settings, llm, ctx.benchmark, ctx.tasks, run_dir, expected_store_sha256=expected_store,
         expected_checkpoint_sha256=expected_checkpoint, on_task_done=on_task_done, simulated=ctx.simulated,
     )
-    return [ctx.out / "metrics.json", ctx.out / "results.jsonl", ctx.out / "stage.json"]
+    return [ctx.out / "metrics.json", ctx.out / "results.jsonl", ctx.out / "stage.json", write_build_cost(ctx)]
+
+
+def write_build_cost(ctx: JobContext) -> Path:
+    """build_cost.json in the job's run directory: construction and selector-training costs."""
+    job = ctx.job
+    assert job.family is not None
+    family = ctx.root / construct_store(job.cell, job.family).parent
+    cost: dict[str, int] = {}
+    stage = read_stage(family / "construct") or read_stage(family)
+    if stage is not None:
+        cost.update(
+            generator_tokens=stage.generator_usage.total, verification_calls=stage.construction_world_model_calls,
+            records_admitted=stage.construction_admitted,
+        )
+    runs = [p.parent for p in family.glob("construct*/metrics.json")]
+    cost["construct_tasks"] = sum(read_metrics(r).n_tasks for r in runs)
+    cost["construct_task_run_tokens"] = sum(read_metrics(r).task_run_tokens.total for r in runs)
+    if job.method is not None and ctx.config.memory.selector == "dqn" and ctx.spec and ctx.spec.kind == "countermem":
+        train_dir = ctx.root / selector_checkpoint(job.cell, job.method).parent
+        trained = read_stage(train_dir)
+        epochs = [train_dir, *sorted(train_dir.glob("epoch-*"))]
+        metrics = [read_metrics(d) for d in epochs if (d / "metrics.json").is_file()]
+        cost["train_tasks"] = sum(m.n_tasks for m in metrics)
+        cost["train_task_run_tokens"] = sum(m.task_run_tokens.total for m in metrics)
+        cost["selector_updates"] = trained.selector_updates if trained else 0
+    return RunDir(ctx.out).write_json("build_cost.json", BuildCost(**cost))

@@ -55,7 +55,7 @@ from countermem.experiment._paired import (
     spread,
 )
 from countermem.experiment._rundir import safe_name
-from countermem.experiment._stages import StageReport
+from countermem.experiment._stages import BuildCost, StageReport
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -86,6 +86,7 @@ class StudyRow(BaseModel):
     """The study's backbone folder the run came from; empty for a plain study folder."""
     paired: PairedMeasures | None = None
     stage: StageReport | None = None
+    build_cost: BuildCost | None = None
 
     @property
     def simulated(self) -> bool:
@@ -137,6 +138,7 @@ def collect_rows(
         rows.append(StudyRow(
             method=method, agent=agent, benchmark=benchmark, domain=domain_of(benchmark, domains),
             seed=seed, metrics=metrics, paired=paired, stage=read_stage(leaf), backbone=backbone,
+            build_cost=_read_build_cost(leaf),
         ))
     return rows
 
@@ -379,6 +381,38 @@ def _cost_table(study: _Study) -> ReportTable:
     return table
 
 
+def _read_build_cost(leaf: Path) -> BuildCost | None:
+    path = leaf / "build_cost.json"
+    if not path.is_file():
+        return None
+    try:
+        return BuildCost.model_validate_json(path.read_text())
+    except ValueError as error:
+        raise ConfigError(f"{path} is not a valid build-cost file: {error}") from error
+
+
+def _build_cost_table(study: _Study) -> ReportTable:
+    table = ReportTable(
+        "Cost of building memory and training the selector (not in task-run tokens; mean over seeds)",
+        ["method", "agent", "benchmark", "source tasks", "records admitted", "generator tokens",
+         "verification checks", "source-task tokens", "training tasks", "selector updates", "training tokens"],
+    )
+    for method, agent in study.pairs():
+        for _, benchmark in study.benchmarks:
+            costs = [r.build_cost for r in study.runs(method, agent, benchmark) if r.build_cost is not None]
+            if not costs:
+                continue
+            fields = ("construct_tasks", "records_admitted", "generator_tokens", "verification_calls",
+                      "construct_task_run_tokens", "train_tasks", "selector_updates", "train_task_run_tokens")
+            table.rows.append([method, agent, benchmark, *(
+                f"{sum(getattr(c, f) for c in costs) / len(costs):.0f}" for f in fields
+            )])
+    table.intro = ("What each method paid before the held-out tasks: running the agent on source tasks, the "
+                   "generator (or distiller) and the checks that verified its edits, and training the selector. "
+                   "These costs are paid once per store, so they are kept apart from the per-task tokens above.")
+    return table
+
+
 def _paired_rows(runs: Sequence[StudyRow]) -> list[PairedMeasures]:
     return [r.paired for r in runs if r.paired is not None]
 
@@ -586,6 +620,7 @@ def _main_blocks(study: _Study, plotter: Plotter) -> list[Block]:
         _main_table(study), _success_figure(study, plotter), _domain_table(study),
         _paired_table(study), _domain_paired_table(study), _rescued_figure(study, plotter),
         _harm_table(study), _harm_figure(study, plotter), _tokens_table(study), _cost_table(study),
+        _build_cost_table(study),
         *_retention_blocks(study, plotter),
     ]
     return [b for b in ordered if b is not None]
