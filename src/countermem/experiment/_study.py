@@ -134,9 +134,14 @@ def _count_runs(root: Path, job: Job) -> int:
     return total
 
 
-def _job_entry(root: Path, config_json: str, job: Job) -> JobRecord:
+def _job_entry(root: Path, config_json: str, job: Job, threads: int) -> JobRecord:
     """Process-pool entry point (module level so that it pickles)."""
-    return execute_job(root, StudyConfig.model_validate_json(config_json), job)
+    return execute_job(root, StudyConfig.model_validate_json(config_json), job, threads=threads)
+
+
+def threads_per_worker(workers: int) -> int:
+    """Cores shared out among workers: llama.cpp slows down badly when its threads outnumber the cores."""
+    return max(1, (os.cpu_count() or 1) // workers)
 
 
 def _link(root: Path, plan: StudyPlan) -> None:
@@ -274,7 +279,7 @@ def _run_pool(
                         waiting.remove(job)
                     elif len(running) < workers and all(d in done for d in job.depends):
                         waiting.remove(job)
-                        running[pool.submit(_job_entry, root, config_json, job)] = job
+                        running[pool.submit(_job_entry, root, config_json, job, threads_per_worker(workers))] = job
                         if progress:
                             progress.job_started(job)
                 if not running:

@@ -25,11 +25,11 @@ from countermem.agents import TaskOutcome
 from countermem.core import ArtifactMismatchError, ConfigError, Task, sha256_file
 from countermem.domains import Benchmark, BenchmarkOptions, load_benchmark
 from countermem.experiment._methods import MethodSpec, method_spec
+from countermem.experiment._paired import read_metrics, read_stage
 from countermem.experiment._rundir import RunDir
 from countermem.experiment._runner import RunConfig, run_tasks
 from countermem.experiment._scripts import oracle_script
 from countermem.experiment._simulation import simulated_llm_for
-from countermem.experiment._paired import read_metrics, read_stage
 from countermem.experiment._stages import (
     BuildCost,
     MemorySettings,
@@ -95,6 +95,8 @@ class JobContext:
     benchmark: Benchmark
     tasks: list[Task]
     spec: MethodSpec | None
+    threads: int | None = None
+    """llama.cpp threads for a local backbone (the cores divided among the study's workers)."""
 
     @property
     def out(self) -> Path:
@@ -126,7 +128,7 @@ def build_llm(ctx: JobContext) -> LLM:
     else:
         llm = make_llm(
             spec.kind, model=spec.model or DEFAULT_MODELS.get(spec.kind), base_url=spec.base_url,
-            api_key=spec.api_key(), seed=ctx.job.cell.seed,
+            api_key=spec.api_key(), seed=ctx.job.cell.seed, n_threads=ctx.threads,
         )
     if ctx.config.cache:
         cache = ctx.root / "cache" / f"{ctx.job.cell.backbone}.sqlite"
@@ -167,7 +169,9 @@ def memory_settings(ctx: JobContext, *, store: Path, checkpoint: Path | None) ->
 ProgressHook = Callable[[TaskOutcome, int, int], None]
 
 
-def execute_job(root: Path, config: StudyConfig, job: Job, on_task_done: ProgressHook | None = None) -> JobRecord:
+def execute_job(
+    root: Path, config: StudyConfig, job: Job, on_task_done: ProgressHook | None = None, *, threads: int | None = None
+) -> JobRecord:
     """Run `job` from its start (wiping an unfinished attempt) and write its record last."""
     torch.set_num_threads(1)
     started = time.perf_counter()
@@ -180,7 +184,7 @@ def execute_job(root: Path, config: StudyConfig, job: Job, on_task_done: Progres
         raise ConfigError(f"benchmark {job.cell.benchmark} is not available: {availability.reason}")
     tasks = _job_tasks(config, job, benchmark)
     spec = method_spec(job.method) if job.method else _family_spec(config, job)
-    ctx = JobContext(root, config, job, benchmark, tasks, spec)
+    ctx = JobContext(root, config, job, benchmark, tasks, spec, threads)
     if ctx.out.exists():
         shutil.rmtree(ctx.out)
     ctx.out.mkdir(parents=True)
