@@ -256,3 +256,15 @@ def test_every_method_runs_through_the_study(tmp_path: Path) -> None:
     report = (tmp_path / "s" / "report" / "report.md").read_text()
     assert "Cost of building memory and training the selector" in report
     assert (tmp_path / "s" / "report" / "report.html").is_file()
+
+
+def test_report_of_an_unfinished_study_leaves_out_what_did_not_finish(tmp_path: Path) -> None:
+    config = _config(methods=["none", "countermem"])
+    with pytest.raises(StudyInterrupted):
+        run_study(config, tmp_path / "s", stop_after_runs=15, write_report=False)
+    runner = CliRunner()
+    result = runner.invoke(app, ["report", str(tmp_path / "s")])
+    assert result.exit_code == 0, result.output
+    report = (tmp_path / "s" / "report" / "report.md").read_text()
+    assert "This study is not finished: 1 main-comparison run(s)" in report
+    assert "| none |" in report

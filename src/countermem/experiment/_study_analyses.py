@@ -33,6 +33,7 @@ a backbone's section without importing this module at run time.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -60,6 +61,7 @@ from countermem.experiment._study_report import (
     fmt_spread,
     group_name,
     has_study_runs,
+    unfinished_leaves,
     write_study_report,
 )
 
@@ -188,8 +190,11 @@ class StudyAnalyses(BaseModel):
                 *_budget_blocks(self, plotter)]
 
 
-def collect_analyses(backbone_root: Path, domains: Mapping[str, str] | None = None) -> StudyAnalyses:
-    """Read `STUDY/analyses/<backbone>/`; the backbone is the folder's name."""
+def collect_analyses(
+    backbone_root: Path, domains: Mapping[str, str] | None = None, *, finished_only: bool = False
+) -> StudyAnalyses:
+    """Read `STUDY/analyses/<backbone>/`; the backbone is the folder's name (`finished_only`: as in
+    `collect_rows`)."""
     backbone = backbone_root.name
     if not backbone_root.is_dir():
         return StudyAnalyses(backbone=backbone)
@@ -198,7 +203,9 @@ def collect_analyses(backbone_root: Path, domains: Mapping[str, str] | None = No
     if transfer_root.is_dir():
         for condition in sorted(_subdirs(transfer_root), key=lambda p: _condition_rank(p.name)):
             if has_study_runs(condition):
-                transfer[condition.name] = collect_rows(condition, domains, backbone=backbone)
+                rows = collect_rows(condition, domains, backbone=backbone, finished_only=finished_only)
+                if rows:
+                    transfer[condition.name] = rows
     budgets: dict[int, list[StudyRow]] = {}
     for folder in _subdirs(backbone_root):
         if not folder.name.startswith("budget-"):
@@ -207,10 +214,12 @@ def collect_analyses(backbone_root: Path, domains: Mapping[str, str] | None = No
         if match is None:
             raise ConfigError(f"{folder}: a budget folder is named budget-<tokens> with a whole number of tokens")
         if has_study_runs(folder):
-            budgets[int(match.group(1))] = collect_rows(folder, domains, backbone=backbone)
+            rows = collect_rows(folder, domains, backbone=backbone, finished_only=finished_only)
+            if rows:
+                budgets[int(match.group(1))] = rows
     return StudyAnalyses(
         backbone=backbone,
-        accumulation=_collect_accumulation(backbone_root / "accumulation", domains),
+        accumulation=_collect_accumulation(backbone_root / "accumulation", domains, finished_only),
         transfer=transfer,
         budgets=dict(sorted(budgets.items())),
     )
@@ -224,7 +233,9 @@ def _condition_rank(name: str) -> tuple[int, str]:
     return (TRANSFER_CONDITIONS.index(name) if name in TRANSFER_CONDITIONS else len(TRANSFER_CONDITIONS), name)
 
 
-def _collect_accumulation(root: Path, domains: Mapping[str, str] | None) -> list[AccumulationRun]:
+def _collect_accumulation(
+    root: Path, domains: Mapping[str, str] | None, finished_only: bool = False
+) -> list[AccumulationRun]:
     if not root.is_dir():
         return []
     runs: list[AccumulationRun] = []
@@ -243,11 +254,13 @@ def _collect_accumulation(root: Path, domains: Mapping[str, str] | None) -> list
             sides = {}
             for side in ("heldout", "earlier"):
                 leaf = after / side
-                if leaf.is_dir():
+                if leaf.is_dir() and (not finished_only or (leaf / "metrics.json").is_file()):
                     metrics = read_metrics(leaf)
                     check_leaf(leaf, metrics, agent=agent, benchmark=benchmark, seed=seed)
                     sides[side] = metrics
             if not sides:
+                if finished_only:
+                    continue
                 raise ConfigError(f"{after} has neither heldout/ nor earlier/; rerun the checkpoint or remove it")
             stages = [s for side in ("heldout", "earlier") if (s := read_stage(after / side)) is not None]
             runs.append(AccumulationRun(
@@ -551,6 +564,17 @@ STUDY_REPORT_NAME = "report"
 """`countermem report STUDY` writes STUDY/report/report.md and report.html (plus PNGs)."""
 
 
+def _main_runs_not_finished(study_root: Path) -> int:
+    from countermem.experiment._study_jobs import read_record
+
+    manifest = study_root / "manifest.json"
+    if not manifest.is_file():
+        return 0
+    jobs = json.loads(manifest.read_text()).get("jobs", [])
+    main = [j["id"] for j in jobs if isinstance(j, dict) and str(j.get("id", "")).endswith("/main")]
+    return sum(1 for job_id in main if read_record(study_root, job_id) is None)
+
+
 def write_study_folder_report(
     study_root: Path, out_dir: Path | None = None, domains: Mapping[str, str] | None = None
 ) -> tuple[Path, Path]:
@@ -560,10 +584,12 @@ def write_study_folder_report(
     backbones = sorted({p.name for root in (results, analyses_root) if root.is_dir() for p in _subdirs(root)})
     rows: list[StudyRow] = []
     analyses: list[StudyAnalyses] = []
+    unfinished = 0
     for backbone in backbones:
         if has_study_runs(results / backbone):
-            rows += collect_rows(results / backbone, domains, backbone=backbone)
-        found = collect_analyses(analyses_root / backbone, domains)
+            rows += collect_rows(results / backbone, domains, backbone=backbone, finished_only=True)
+            unfinished += len(unfinished_leaves(results / backbone))
+        found = collect_analyses(analyses_root / backbone, domains, finished_only=True)
         if not found.empty:
             analyses.append(found)
     if not rows:
@@ -571,4 +597,12 @@ def write_study_folder_report(
             f"{study_root} has no finished runs under results/<backbone>/{STUDY_LAYOUT}; "
             "run `countermem study` on its config to produce them"
         )
-    return write_study_report(out_dir or study_root / STUDY_REPORT_NAME, rows, analyses, name=STUDY_REPORT_NAME)
+    missing = max(unfinished, _main_runs_not_finished(study_root))
+    preface = [
+        f"This study is not finished: {missing} main-comparison run(s) have not finished (still to run, "
+        "running, or interrupted) and are left out below; run `countermem study` on the same config to "
+        "finish them."
+    ] if missing else []
+    return write_study_report(
+        out_dir or study_root / STUDY_REPORT_NAME, rows, analyses, name=STUDY_REPORT_NAME, preface=preface
+    )

@@ -102,8 +102,16 @@ def domain_of(benchmark: str, domains: Mapping[str, str] | None = None) -> str:
     return UNREGISTERED_DOMAIN
 
 
-def _study_leaves(root: Path) -> list[Path]:
-    return sorted(p for p in root.glob("*/*/*/*") if p.is_dir() and SEED_DIR.fullmatch(p.name))
+def _study_leaves(root: Path, finished_only: bool = False) -> list[Path]:
+    return sorted(
+        p for p in root.glob("*/*/*/*")
+        if p.is_dir() and SEED_DIR.fullmatch(p.name) and (not finished_only or (p / "metrics.json").is_file())
+    )
+
+
+def unfinished_leaves(root: Path) -> list[Path]:
+    """Run folders of a study layout without metrics.json: still running, or interrupted."""
+    return [p for p in _study_leaves(root) if not (p / "metrics.json").is_file()] if root.is_dir() else []
 
 
 def has_study_runs(root: Path) -> bool:
@@ -112,12 +120,15 @@ def has_study_runs(root: Path) -> bool:
 
 
 def collect_rows(
-    root: Path, domains: Mapping[str, str] | None = None, *, backbone: str = ""
+    root: Path, domains: Mapping[str, str] | None = None, *, backbone: str = "", finished_only: bool = False
 ) -> list[StudyRow]:
-    """Read every run of a study folder and pair each memory method's run with its `none` twin."""
+    """Read every run of a study folder and pair each memory method's run with its `none` twin.
+
+    `finished_only` leaves out runs without metrics.json (a study still in progress) instead of
+    refusing them."""
     if not root.is_dir():
         raise ConfigError(f"{root} is not a folder")
-    leaves = _study_leaves(root)
+    leaves = _study_leaves(root, finished_only)
     if not leaves:
         raise ConfigError(
             f"{root} holds no run directories in the study layout {STUDY_LAYOUT} "
@@ -648,8 +659,9 @@ def write_study_report(
     analyses: StudyAnalyses | Sequence[StudyAnalyses] | None = None,
     *,
     name: str = "study_report",
+    preface: Sequence[str] = (),
 ) -> tuple[Path, Path]:
-    """Write <name>.md and <name>.html (plus PNG plots) into out_dir.
+    """Write <name>.md and <name>.html (plus PNG plots) into out_dir; `preface` lines open the report.
 
     Rows and analyses are grouped by backbone (`StudyRow.backbone`, `StudyAnalyses.backbone`); with
     more than one backbone each gets its own section and its plots a file-name prefix. A single
@@ -693,7 +705,7 @@ def write_study_report(
         if plotter.note:
             notes.add(plotter.note)
     title = _title(simulated, all_simulated)
-    blocks = [*(ReportText(n) for n in sorted(notes)), *blocks]
+    blocks = [*(ReportText(p) for p in preface), *(ReportText(n) for n in sorted(notes)), *blocks]
     md_path = out_dir / f"{name}.md"
     md_path.write_text("\n".join(_markdown(title, blocks, several)))
     html_path = out_dir / f"{name}.html"
