@@ -402,7 +402,7 @@ def _read_build_cost(leaf: Path) -> BuildCost | None:
         raise ConfigError(f"{path} is not a valid build-cost file: {error}") from error
 
 
-def _build_cost_table(study: _Study) -> ReportTable:
+def _build_cost_table(study: _Study) -> ReportTable | None:
     table = ReportTable(
         "Cost of building memory and training the selector (not in task-run tokens; mean over seeds)",
         ["method", "agent", "benchmark", "source tasks", "records admitted", "generator tokens",
@@ -418,6 +418,8 @@ def _build_cost_table(study: _Study) -> ReportTable:
             table.rows.append([method, agent, benchmark, *(
                 f"{sum(getattr(c, f) for c in costs) / len(costs):.0f}" for f in fields
             )])
+    if not table.rows:
+        return None
     table.intro = ("What each method paid before the held-out tasks: running the agent on source tasks, the "
                    "generator (or distiller) and the checks that verified its edits, and training the selector. "
                    "These costs are paid once per store, so they are kept apart from the per-task tokens above.")
