@@ -16,7 +16,7 @@ from countermem.core import ConfigError, Task
 from countermem.domains import Benchmark, BenchmarkOptions, benchmark_names, load_benchmark
 from countermem.experiment import RunConfig, RunDir, oracle_script, run_tasks, select_tasks
 from countermem.experiment._metrics import RunMetrics, format_per_solved
-from countermem.experiment._runner import ProgressCallback
+from countermem.experiment._runner import DEFAULT_MODELS, ProgressCallback
 from countermem.llm import LLM
 
 DEFAULT_BENCHMARK = {
@@ -28,7 +28,6 @@ DEFAULT_BENCHMARK = {
     "sat": "satlib",
 }
 BACKBONES = ("local", "openai", "scripted", "simulated")
-DEFAULT_MODEL = {"local": "qwen2.5-coder-0.5b", "scripted": "oracle-script", "simulated": "simulated"}
 
 
 @dataclass(frozen=True)
@@ -79,7 +78,7 @@ def prepare(
     availability = bench.availability()
     if not availability.available:
         raise ConfigError(f"benchmark {name!r} is not available: {availability.reason}")
-    model_name = model or DEFAULT_MODEL.get(backbone, "")
+    model_name = model or DEFAULT_MODELS.get(backbone, "")
     config = RunConfig(
         benchmark=name, backbone=backbone, model=model_name, base_url=base_url, split=split,
         split_seed=split_seed, split_by_environment=split_by_environment, limit=limit, seed=seed,

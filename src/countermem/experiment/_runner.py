@@ -17,8 +17,11 @@ from countermem.domains import Benchmark, WorldModel, split_tasks
 from countermem.experiment._metrics import RunMetrics, compute_metrics
 from countermem.experiment._report import write_run_report
 from countermem.experiment._rundir import RunDir
+from countermem.llm import DEFAULT_MODEL as DEFAULT_LOCAL_MODEL
 from countermem.llm import LLM, GenerationParams, TokenCounter, token_counter
 
+DEFAULT_MODELS = {"local": DEFAULT_LOCAL_MODEL, "scripted": "oracle-script", "simulated": "simulated"}
+"""Model name recorded for a backbone when none is given (the local default is the registry's)."""
 SplitName = Literal["all", "construct", "train", "heldout"]
 ProgressCallback = Callable[[TaskOutcome, int, int], None]
 

@@ -27,7 +27,7 @@ from countermem.domains import Benchmark, BenchmarkOptions, load_benchmark
 from countermem.experiment._methods import MethodSpec, method_spec
 from countermem.experiment._paired import read_metrics, read_stage
 from countermem.experiment._rundir import RunDir
-from countermem.experiment._runner import RunConfig, run_tasks
+from countermem.experiment._runner import DEFAULT_MODELS, RunConfig, run_tasks
 from countermem.experiment._scripts import oracle_script
 from countermem.experiment._simulation import simulated_llm_for
 from countermem.experiment._stages import (
@@ -42,7 +42,6 @@ from countermem.experiment._study_plan import Job, cell_tasks, construct_store, 
 from countermem.llm import LLM, CachedLLM, make_llm
 from countermem.memory import SQLiteStore
 
-DEFAULT_MODELS = {"local": "qwen2.5-coder-0.5b", "scripted": "oracle-script", "simulated": "simulated"}
 JOBS_DIR = "jobs"
 
 
