@@ -268,3 +268,23 @@ def test_report_of_an_unfinished_study_leaves_out_what_did_not_finish(tmp_path: 
     report = (tmp_path / "s" / "report" / "report.md").read_text()
     assert "This study is not finished: 1 main-comparison run(s)" in report
     assert "| none |" in report
+
+
+def test_a_failing_job_blocks_its_dependents_and_nothing_else(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import countermem.experiment._study as study_module
+
+    real = study_module.execute_job
+
+    def broken(root: Path, config: StudyConfig, job: Any, *args: Any, **kwargs: Any) -> Any:
+        if job.kind == "construct":
+            raise RuntimeError("a bug in construction")
+        return real(root, config, job, *args, **kwargs)
+
+    monkeypatch.setattr(study_module, "execute_job", broken)
+    outcome = run_study(_config(), tmp_path / "s", write_report=False)
+    assert not outcome.ok
+    assert len(outcome.failed) == 1 and "a bug in construction" in next(iter(outcome.failed.values()))
+    assert any("countermem/main" in job for job in outcome.blocked)
+    assert "evaluate/b/react/sql-shop/seed-1/none/main" in outcome.finished
+    manifest = json.loads((tmp_path / "s" / "manifest.json").read_text())
+    assert manifest["failed"] and manifest["blocked"]

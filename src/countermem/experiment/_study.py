@@ -252,6 +252,11 @@ def _run_inline(
             raise
         except CountermemError as error:
             outcome.failed[job.id] = f"{type(error).__name__}: {error}"
+        except Exception as error:
+            outcome.failed[job.id] = f"{type(error).__name__}: {error}\n" + "".join(
+                traceback.format_exception(error)
+            )
+        if job.id in outcome.failed:
             if progress:
                 progress.job_finished(job, outcome.failed[job.id])
             continue
