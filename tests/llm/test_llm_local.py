@@ -43,3 +43,36 @@ def test_smollm2_generates_with_engine_usage_and_is_deterministic() -> None:
     assert first.usage.prompt_tokens > 5
     assert 0 < first.usage.completion_tokens <= 12 and first.usage.reasoning_tokens == 0
     assert (second.text, second.usage) == (first.text, first.usage)
+
+
+class _FakeLlama:
+    """Records what LocalLLM asks of llama.cpp (no model needed)."""
+
+    def __init__(self) -> None:
+        self.resets = 0
+
+    def reset(self) -> None:
+        self.resets += 1
+
+    def create_chat_completion(self, messages: list[dict[str, str]], **_: object) -> dict[str, object]:
+        return {"choices": [{"message": {"content": f"reply to {len(messages)}"}}],
+                "usage": {"prompt_tokens": 3, "completion_tokens": 2}}
+
+
+def test_kv_cache_is_kept_only_while_a_conversation_continues() -> None:
+    import threading
+
+    llm = LocalLLM.__new__(LocalLLM)
+    fake = _FakeLlama()
+    llm._llama, llm._lock, llm._conversation, llm.model, llm.n_ctx = fake, threading.Lock(), [], "fake", 64
+    system, user = Message(role="system", content="s"), Message(role="user", content="task A")
+    first = llm.complete([system, user])
+    assert fake.resets == 1
+    step = [system, user, Message(role="assistant", content=first.text), Message(role="user", content="obs")]
+    llm.complete(step)
+    assert fake.resets == 1, "the next step of the same conversation keeps the cache"
+    llm.complete([system, Message(role="user", content="task B")])
+    assert fake.resets == 2, "another conversation starts from an empty cache"
+    edited = [system, Message(role="user", content="task B"), Message(role="assistant", content="not the reply")]
+    llm.complete(edited)
+    assert fake.resets == 3, "a conversation whose history was changed is not a continuation"

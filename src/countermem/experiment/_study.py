@@ -107,7 +107,11 @@ def _manifest(root: Path, config: StudyConfig, plan: StudyPlan, source: str | No
                 f"{root} holds a study with a different config (sha256 {previous.get('config_sha256')} vs "
                 f"{digest}); resume it with the same config, or choose another --out"
             )
-        return dict(previous)
+        resumed = dict(previous)
+        starts = list(resumed.get("resumed", []))
+        starts.append({"at": datetime.now(UTC).isoformat(), "git_commit": git_commit(), "versions": package_versions()})
+        resumed["resumed"] = starts
+        return resumed
     return {
         "kind": "study",
         "name": config.name,

@@ -5,6 +5,14 @@
 The model file is a verified registry model (see `_registry`) or, for experiments with other
 weights, an explicit path to a GGUF file, which is then the caller's responsibility.
 Usage is llama.cpp's own token count; these models do not report reasoning tokens.
+
+Reproducibility: llama.cpp reuses the KV cache of the previous prompt's common prefix, and a
+reply can differ in rare cases with what was evaluated before (batch boundaries change the
+arithmetic). So the cache is kept only while a call continues the previous conversation (its
+messages begin with the previous messages and reply, as an agent's next step does) and reset
+otherwise: a reply is then a function of its own conversation, whatever ran before in this
+process, and a run and its no-memory twin in another process get the same replies. A study
+showed the difference before this rule (two twins on one sql-shop task diverged at step 2).
 """
 
 from __future__ import annotations
@@ -65,6 +73,7 @@ class LocalLLM:
         self.n_ctx = n_ctx
         self.n_threads = n_threads or default_threads()
         self._lock = threading.Lock()
+        self._conversation: list[tuple[str, str]] = []
         self._llama = llama_cpp.Llama(
             model_path=str(self.path),
             n_ctx=n_ctx,
@@ -86,8 +95,11 @@ class LocalLLM:
     def complete(self, messages: list[Message], params: GenerationParams | None = None) -> Completion:
         params = params or GenerationParams()
         started = time.perf_counter()
+        turns = [(m.role, m.content) for m in messages]
         try:
             with self._lock:
+                if turns[: len(self._conversation)] != self._conversation or not self._conversation:
+                    self._llama.reset()
                 response = self._llama.create_chat_completion(
                     messages=[{"role": m.role, "content": m.content} for m in messages],
                     temperature=params.temperature,
@@ -101,6 +113,7 @@ class LocalLLM:
                 f"max_tokens (context is {self.n_ctx} tokens)"
             ) from error
         latency = time.perf_counter() - started
+        self._conversation = [*turns, ("assistant", response["choices"][0]["message"].get("content") or "")]
         usage = response.get("usage")
         if not usage:
             raise LLMError(f"llama.cpp returned no usage for {self.model}; countermem never estimates tokens")
