@@ -288,3 +288,20 @@ def test_a_failing_job_blocks_its_dependents_and_nothing_else(tmp_path: Path, mo
     assert "evaluate/b/react/sql-shop/seed-1/none/main" in outcome.finished
     manifest = json.loads((tmp_path / "s" / "manifest.json").read_text())
     assert manifest["failed"] and manifest["blocked"]
+
+
+def test_sharded_evaluation_gives_the_same_runs(tmp_path: Path) -> None:
+    """shard_size splits each evaluation into jobs that workers can share; the merged runs are unchanged."""
+    whole = run_study(_config(backbone="simulated"), tmp_path / "whole", write_report=False)
+    sharded = run_study(_config(backbone="simulated", shard_size=3), tmp_path / "sharded", write_report=False)
+    assert whole.ok and sharded.ok, (whole.failed, sharded.failed)
+    assert any("/shard-2" in job.id for job in sharded.plan.jobs)
+    assert any(job.kind == "merge" for job in sharded.plan.jobs)
+
+    def leaves(root: Path) -> dict[str, Any]:
+        return {k: v for k, v in _results(root).items() if k.startswith(("results/", "analyses/"))}
+
+    expected, got = leaves(tmp_path / "whole"), leaves(tmp_path / "sharded")
+    assert expected.keys() == got.keys()
+    for key in expected:
+        assert got[key] == expected[key], key

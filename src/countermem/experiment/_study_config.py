@@ -134,6 +134,9 @@ class StudyConfig(_Strict):
     baselines: BaselineSettings = Field(default_factory=BaselineSettings)
     analyses: AnalysisSettings = Field(default_factory=AnalysisSettings)
     simulation: SimulationSettings = Field(default_factory=SimulationSettings)
+    shard_size: int = Field(default=0, ge=0)
+    """Split every evaluation run into shards of this many tasks, so that --workers share one run
+    (results are the same: the store and selector are frozen there). 0: one job per run."""
     cache: bool = True
     """Keep every LLM reply in the study's response cache, so that a resumed stage replays it."""
     data_dir: Path | None = None

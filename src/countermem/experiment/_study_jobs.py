@@ -108,9 +108,11 @@ class JobContext:
 
 def _job_tasks(config: StudyConfig, job: Job, benchmark: Benchmark) -> list[Task]:
     tasks = cell_tasks(benchmark, config, job.cell.seed)
-    if job.tasks == "earlier":
-        return tasks.earlier(list(config.analyses.accumulation))
-    return tasks.by_name(job.tasks)
+    chosen = tasks.earlier(list(config.analyses.accumulation)) if job.tasks == "earlier" else tasks.by_name(job.tasks)
+    if job.shard is not None:
+        index, size = job.shard
+        chosen = chosen[index * size : (index + 1) * size]
+    return chosen
 
 
 def build_llm(ctx: JobContext) -> LLM:
@@ -191,6 +193,8 @@ def execute_job(
         outputs = _construct(ctx, on_task_done)
     elif job.kind == "train":
         outputs = _train(ctx, on_task_done)
+    elif job.kind == "merge":
+        outputs = _merge(ctx)
     else:
         outputs = _evaluate(ctx, on_task_done)
     record = JobRecord(
@@ -344,3 +348,60 @@ def write_build_cost(ctx: JobContext) -> Path:
         cost["train_task_run_tokens"] = sum(m.task_run_tokens.total for m in metrics)
         cost["selector_updates"] = trained.selector_updates if trained else 0
     return RunDir(ctx.out).write_json("build_cost.json", BuildCost(**cost))
+
+
+def _merge(ctx: JobContext) -> list[Path]:
+    """One run directory from the shards of an evaluation run, as if it had run in one piece."""
+    from countermem.experiment._metrics import compute_metrics
+    from countermem.experiment._report import write_run_report
+
+    job = ctx.job
+    shard_dirs = [ctx.root / read_plan_out(ctx.root, dep) for dep in job.depends]
+    outcomes = {o.task_id: o for d in shard_dirs for o in RunDir(d).finished()}
+    missing = [t.id for t in ctx.tasks if t.id not in outcomes]
+    if missing:
+        raise ConfigError(f"the shards of {job.id} lack {len(missing)} task(s), e.g. {missing[0]}; rerun the study")
+    config = run_config(ctx, split=job.tasks)
+    run_dir = RunDir(ctx.out)
+    run_dir.prepare(config, seed=config.seed, resume=False)
+    ordered = [outcomes[t.id] for t in ctx.tasks]
+    for outcome in ordered:
+        run_dir.append_result(outcome)
+    for d in shard_dirs:
+        for transcript in sorted((d / "transcripts").glob("*.jsonl")):
+            shutil.copyfile(transcript, run_dir.transcripts / transcript.name)
+    parts = [read_metrics(d) for d in shard_dirs]
+    metrics = compute_metrics(
+        ordered, benchmark=ctx.benchmark.name, backbone=config.backbone, model=config.model,
+        simulated=ctx.simulated, cached_llm_calls=sum(m.cached_llm_calls for m in parts),
+    )
+    run_dir.write_json("metrics.json", metrics)
+    write_run_report(run_dir.path, metrics)
+    outputs = [ctx.out / "metrics.json", ctx.out / "results.jsonl"]
+    stages = [s for d in shard_dirs if (s := read_stage(d)) is not None]
+    if stages:
+        attempts = sum(s.retrieval_attempts for s in stages)
+        covered = sum(round((s.retrieval_coverage or 0.0) * s.retrieval_attempts) for s in stages)
+        merged = stages[0].model_copy(update={
+            "n_tasks": sum(s.n_tasks for s in stages), "retrieval_attempts": attempts,
+            "retrieval_coverage": covered / attempts if attempts else None,
+            "records_selected": sum(s.records_selected for s in stages),
+            "records_skipped": sum(s.records_skipped for s in stages),
+        })
+        run_dir.write_json("stage.json", merged)
+        outputs.append(ctx.out / "stage.json")
+    cost = shard_dirs[0] / "build_cost.json"
+    if cost.is_file():
+        shutil.copyfile(cost, ctx.out / "build_cost.json")
+        outputs.append(ctx.out / "build_cost.json")
+    return outputs
+
+
+def read_plan_out(root: Path, job_id: str) -> Path:
+    """A job's folder as the study manifest records it."""
+    import json
+
+    for entry in json.loads((root / "manifest.json").read_text())["jobs"]:
+        if entry["id"] == job_id:
+            return Path(entry["out"])
+    raise ConfigError(f"job {job_id} is not in the study manifest")

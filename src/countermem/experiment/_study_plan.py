@@ -28,7 +28,7 @@ from countermem.domains import Benchmark, split_tasks
 from countermem.experiment._methods import method_spec
 from countermem.experiment._study_config import StudyConfig
 
-JobKind = Literal["construct", "train", "evaluate"]
+JobKind = Literal["construct", "train", "evaluate", "merge"]
 
 
 @dataclass(frozen=True)
@@ -133,6 +133,8 @@ class Job:
     """Tasks this job will finish (x passes, x epochs), for the progress display."""
     checkpoints: tuple[int, ...] = ()
     budget: int | None = None
+    shard: tuple[int, int] | None = None
+    """(index, shard size): this evaluate job runs tasks [index*size, (index+1)*size) of its set."""
 
 
 @dataclass
@@ -220,10 +222,27 @@ def _plan_cell(plan: StudyPlan, config: StudyConfig, cell: Cell, tasks: CellTask
             depends = (f"train/{cell.key}/{name}",)
         elif spec.family is not None:
             depends = (f"construct/{cell.key}/{spec.family}",)
+        job_id = f"evaluate/{cell.key}/{name}/{variant}"
+        size = config.shard_size
+        if not size or n <= size:
+            plan.jobs.append(Job(
+                id=job_id, kind="evaluate", cell=cell, method=name, family=spec.family, out=out, tasks=task_set,
+                variant=variant, depends=depends, planned_runs=n, budget=budget,
+            ))
+            return
+        shards: list[str] = []
+        for index in range((n + size - 1) // size):
+            shard_id = f"{job_id}/shard-{index + 1}"
+            shards.append(shard_id)
+            plan.jobs.append(Job(
+                id=shard_id, kind="evaluate", cell=cell, method=name, family=spec.family,
+                out=Path("work") / cell.key / "shards" / name / variant.replace(":", "-") / f"shard-{index + 1}",
+                tasks=task_set, variant=variant, depends=depends, planned_runs=min(size, n - index * size),
+                budget=budget, shard=(index, size),
+            ))
         plan.jobs.append(Job(
-            id=f"evaluate/{cell.key}/{name}/{variant}", kind="evaluate", cell=cell, method=name,
-            family=spec.family, out=out, tasks=task_set, variant=variant, depends=depends,
-            planned_runs=n, budget=budget,
+            id=job_id, kind="merge", cell=cell, method=name, family=spec.family, out=out, tasks=task_set,
+            variant=variant, depends=tuple(shards), budget=budget,
         ))
 
     results = f"results/{cell.backbone}"
