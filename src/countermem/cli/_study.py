@@ -6,7 +6,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from countermem.cli._common import console, err_console, friendly_errors
 from countermem.experiment._study import StudyInterrupted, run_study
@@ -72,7 +80,8 @@ def study(config: ConfigArg, out: OutOpt = None, workers: WorkersOpt = 1, no_rep
     console.print(f"study [cyan]{parsed.name}[/cyan] into {root} with {workers} worker(s)")
     with Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), TextColumn("{task.fields[status]}"), console=console,
+        TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(), TextColumn("{task.fields[status]}"),
+        console=console,
     ) as progress:
         try:
             outcome = run_study(
