@@ -36,10 +36,12 @@ class _Display:
         self.jobs: TaskID | None = None
         self.running: list[str] = []
         self.jobs_done = 0
+        self.total_jobs = 0
 
     def start(self, plan: StudyPlan, done_runs: int, done_jobs: int) -> None:
         total_runs = sum(j.planned_runs for j in plan.jobs)
         self.jobs_done = done_jobs
+        self.total_jobs = len(plan.jobs)
         self.jobs = self.progress.add_task("jobs", total=len(plan.jobs), completed=done_jobs, status="")
         self.runs_task = self.progress.add_task("task runs", total=total_runs, completed=done_runs, status="")
         for name, why in plan.skipped.items():
@@ -58,6 +60,7 @@ class _Display:
             console.print(f"[red]failed[/red] {job.id}: {error.splitlines()[0]}")
         else:
             self.jobs_done += 1
+            console.print(f"[green]done[/green] {job.id} ({self.jobs_done}/{self.total_jobs} jobs)")
         assert self.jobs is not None
         self.progress.update(self.jobs, completed=self.jobs_done)
         self._status()
