@@ -356,7 +356,11 @@ def _merge(ctx: JobContext) -> list[Path]:
     from countermem.experiment._report import write_run_report
 
     job = ctx.job
-    shard_dirs = [ctx.root / read_plan_out(ctx.root, dep) for dep in job.depends]
+    outs = planned_outputs(ctx.root)
+    missing_jobs = [dep for dep in job.depends if dep not in outs]
+    if missing_jobs:
+        raise ConfigError(f"job {missing_jobs[0]} is not in the study manifest")
+    shard_dirs = [ctx.root / outs[dep] for dep in job.depends]
     outcomes = {o.task_id: o for d in shard_dirs for o in RunDir(d).finished()}
     missing = [t.id for t in ctx.tasks if t.id not in outcomes]
     if missing:
@@ -397,11 +401,8 @@ def _merge(ctx: JobContext) -> list[Path]:
     return outputs
 
 
-def read_plan_out(root: Path, job_id: str) -> Path:
-    """A job's folder as the study manifest records it."""
+def planned_outputs(root: Path) -> dict[str, Path]:
+    """Job id -> its folder, as the study manifest records them."""
     import json
 
-    for entry in json.loads((root / "manifest.json").read_text())["jobs"]:
-        if entry["id"] == job_id:
-            return Path(entry["out"])
-    raise ConfigError(f"job {job_id} is not in the study manifest")
+    return {entry["id"]: Path(entry["out"]) for entry in json.loads((root / "manifest.json").read_text())["jobs"]}
