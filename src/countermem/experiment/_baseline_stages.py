@@ -79,7 +79,7 @@ def evaluate_baseline(
     ctx: JobContext, config: RunConfig, llm: LLM, run_dir: RunDir, on_task_done: ProgressHook | None
 ) -> None:
     """Held-out tasks with strategy items (read-only bank) or with in-task checked alternatives."""
-    from countermem.experiment._study_jobs import read_record
+    from countermem.experiment._study_jobs import expected_hash
     from countermem.experiment._study_plan import construct_store
 
     spec = ctx.spec
@@ -91,11 +91,10 @@ def evaluate_baseline(
     if spec.kind == "strategy":
         assert job.family is not None
         relative = construct_store(job.cell, job.family)
-        record = read_record(ctx.root, f"construct/{job.cell.key}/{job.family}")
-        expected = record.outputs.get(str(relative)) if record else None
+        expected = expected_hash(ctx.root, f"construct/{job.cell.key}/{job.family}", relative)
         path = ctx.root / relative
-        if expected is None or not path.is_file():
-            raise ConfigError(f"the strategy bank {path} was not built; its construct job must finish first")
+        if not path.is_file():
+            raise ConfigError(f"the strategy bank {path} is gone; rebuild it (delete its construct job's record)")
         store_hash = sha256_file(path)
         if store_hash != expected:
             raise ArtifactMismatchError(f"strategy bank {path} has sha256 {store_hash}, the manifest says {expected}")

@@ -61,6 +61,13 @@ def safe_name(task_id: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in task_id)
 
 
+def write_json_atomic(path: Path, data: object) -> None:
+    """Write through a temporary file and rename, so a crash never leaves a half-written file."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n")
+    tmp.replace(path)
+
+
 class RunDir:
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -98,7 +105,7 @@ class RunDir:
             "argv": sys.argv,
             "pid": os.getpid(),
         }
-        self._write_json(manifest_path, manifest)
+        write_json_atomic(manifest_path, manifest)
         return []
 
     def finished(self) -> list[TaskOutcome]:
@@ -129,14 +136,8 @@ class RunDir:
     def write_json(self, name: str, payload: BaseModel | dict[str, object]) -> Path:
         path = self.path / name
         data = json.loads(payload.model_dump_json()) if isinstance(payload, BaseModel) else payload
-        self._write_json(path, data)
+        write_json_atomic(path, data)
         return path
-
-    @staticmethod
-    def _write_json(path: Path, data: object) -> None:
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n")
-        tmp.replace(path)
 
 
 class TranscriptWriter:

@@ -29,7 +29,7 @@ from typing import Protocol
 from countermem.agents import TaskOutcome
 from countermem.core import ConfigError, CountermemError
 from countermem.domains import Benchmark, BenchmarkOptions, load_benchmark
-from countermem.experiment._rundir import git_commit, package_versions
+from countermem.experiment._rundir import git_commit, package_versions, write_json_atomic
 from countermem.experiment._study_config import StudyConfig
 from countermem.experiment._study_jobs import JobRecord, execute_job, read_record, verify_record
 from countermem.experiment._study_plan import Job, StudyPlan, plan_study
@@ -87,12 +87,6 @@ def _load_benchmarks(config: StudyConfig) -> tuple[dict[str, Benchmark], dict[st
             continue
         loaded[name] = benchmark
     return loaded, skipped
-
-
-def _write_json(path: Path, data: object) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n")
-    tmp.replace(path)
 
 
 def _manifest(root: Path, config: StudyConfig, plan: StudyPlan, source: str | None) -> dict[str, object]:
@@ -176,7 +170,7 @@ def run_study(
     benchmarks, skipped = _load_benchmarks(config)
     plan = plan_study(config, benchmarks, skipped)
     manifest = _manifest(root, config, plan, source)
-    _write_json(root / MANIFEST, manifest)
+    write_json_atomic(root / MANIFEST, manifest)
     outcome = StudyOutcome(root=root, plan=plan)
     done: dict[str, JobRecord] = {}
     for job in plan.jobs:
@@ -199,7 +193,7 @@ def run_study(
     manifest["artifacts"] = {k: v for r in done.values() for k, v in r.outputs.items()}
     manifest["failed"] = outcome.failed
     manifest["blocked"] = outcome.blocked
-    _write_json(root / MANIFEST, manifest)
+    write_json_atomic(root / MANIFEST, manifest)
     if write_report and done:
         outcome.report = write_folder_report(root)
     return outcome

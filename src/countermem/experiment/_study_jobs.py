@@ -24,9 +24,9 @@ from pydantic import BaseModel, ConfigDict
 from countermem.agents import TaskOutcome
 from countermem.core import ArtifactMismatchError, ConfigError, Task, sha256_file
 from countermem.domains import Benchmark, BenchmarkOptions, load_benchmark
-from countermem.experiment._methods import MethodSpec, method_spec
+from countermem.experiment._methods import BUILTIN_METHODS, MethodSpec, method_spec
 from countermem.experiment._paired import read_metrics, read_stage
-from countermem.experiment._rundir import RunDir
+from countermem.experiment._rundir import RunDir, write_json_atomic
 from countermem.experiment._runner import DEFAULT_MODELS, RunConfig, run_tasks
 from countermem.experiment._scripts import oracle_script
 from countermem.experiment._simulation import simulated_llm_for
@@ -204,16 +204,12 @@ def execute_job(
     )
     path = job_record_path(root, job.id)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(record.model_dump_json(indent=2) + "\n")
-    tmp.replace(path)
+    write_json_atomic(path, record.model_dump(mode="json"))
     return record
 
 
 def _family_spec(config: StudyConfig, job: Job) -> MethodSpec:
     """The spec that decides how a construct job builds its family's store (any method of the family)."""
-    from countermem.experiment._methods import BUILTIN_METHODS
-
     for spec in BUILTIN_METHODS.values():
         if spec.family == job.family:
             return spec
@@ -278,7 +274,8 @@ def _train(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]:
     return [checkpoint, ctx.out / "metrics.json", ctx.out / "stage.json"]
 
 
-def _expected(root: Path, job_id: str, relative: Path) -> str:
+def expected_hash(root: Path, job_id: str, relative: Path) -> str:
+    """The sha256 that job `job_id` recorded for its output `relative`."""
     record = read_record(root, job_id)
     if record is None:
         raise ConfigError(f"job {job_id} has not finished; its outputs are needed")
@@ -309,13 +306,13 @@ def _evaluate(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]:
     if job.variant.startswith("accumulation:"):
         count = int(job.variant.split(":")[1])
         store_relative = store_relative.parent / "snapshots" / f"after-{count}.sqlite"
-    expected_store = _expected(ctx.root, construct_id, store_relative)
+    expected_store = expected_hash(ctx.root, construct_id, store_relative)
     checkpoint: Path | None = None
     expected_checkpoint: str | None = None
     if ctx.config.memory.selector == "dqn":
         checkpoint_relative = selector_checkpoint(job.cell, spec.name)
         checkpoint = ctx.root / checkpoint_relative
-        expected_checkpoint = _expected(ctx.root, f"train/{job.cell.key}/{spec.name}", checkpoint_relative)
+        expected_checkpoint = expected_hash(ctx.root, f"train/{job.cell.key}/{spec.name}", checkpoint_relative)
     settings = memory_settings(ctx, store=ctx.root / store_relative, checkpoint=checkpoint)
     evaluate_memory(
         config, settings, llm, ctx.benchmark, ctx.tasks, run_dir, expected_store_sha256=expected_store,
