@@ -151,7 +151,9 @@ def test_infinite_loop_times_out(humaneval: HumanEval) -> None:
     world = slow.world_model()
     world.reset(humaneval.tasks()[0])
     started = time.monotonic()
-    result = world.check(Action(content="def has_close_elements(numbers, threshold):\n    while True:\n        pass\n"))
+    result = world.check(
+        Action(content="def has_close_elements(numbers, threshold):\n    while True:\n        pass\n")
+    )
     assert time.monotonic() - started < 2.0 + 4.0
     assert (result.status, result.completed, result.passed, result.utility) == ("timeout", False, False, 0.0)
     assert "1/7 asserts entered" in result.details and "test line 10" in result.details
@@ -199,3 +201,39 @@ def test_unsafe_mode_is_explicit(monkeypatch: pytest.MonkeyPatch, humaneval: Hum
     task = humaneval.tasks()[0]
     world.reset(task)
     assert world.check(humaneval.gold_action(task)).passed
+
+
+def test_tests_may_build_and_wire_the_solutions_objects(mbpp: MBPP) -> None:
+    """MBPP 367's setup code links the solution's `Node`s; MBPP 601's asserts build its `Pair`s."""
+    world = mbpp.world_model()
+    for task in (t for t in mbpp.tasks() if t.id in ("mbpp-367", "mbpp-601")):
+        world.reset(task)
+        gold = world.check(mbpp.gold_action(task))
+        assert gold.passed, (task.id, gold.details)
+        wrong = world.check(mbpp.wrong_action(task))
+        assert not wrong.passed and wrong.utility < 1.0, (task.id, wrong.details)
+
+
+def test_builtin_exceptions_and_subclassed_values_reach_the_tests_as_such(sandbox: None) -> None:
+    test = (
+        "def check(candidate):\n    raised = False\n    try:\n        candidate(-1)\n"
+        "    except ValueError:\n        raised = True\n    assert raised\n"
+        "    assert candidate(2) == (2, 4)\n    assert candidate(3)[1] == 9\n"
+    )
+    solution = (
+        "import collections\nPair = collections.namedtuple('Pair', 'x square')\n"
+        "def f(x):\n    if x < 0:\n        raise ValueError(x)\n    return Pair(x, x * x)\n"
+    )
+    result = check(make_task(test), solution)
+    assert result.passed, result.details
+
+
+def test_iterators_stay_in_the_solutions_process_and_are_walked_from_the_tests(sandbox: None) -> None:
+    """As in one process: list() of a returned map object works, == against a list does not."""
+    test = (
+        "def check(candidate):\n    assert list(candidate(2)) == [0, 2]\n    assert sorted(candidate(3))[-1] == 4\n"
+        "    assert candidate(1) == [0]\n    assert len(list(candidate(2000))) == 2000\n"
+    )
+    result = check(make_task(test), "def f(x):\n    return map(lambda i: 2 * i, range(x))\n")
+    assert result.utility == 0.75 and result.status == "wrong", result.details
+    assert "got <map object of the solution>" in result.details

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
+import symtable
 import warnings
+from functools import lru_cache
 
 
 def quiet_parse(source: str) -> ast.Module:
@@ -47,6 +50,31 @@ def top_level_names(tree: ast.Module) -> set[str]:
         elif isinstance(node, ast.Import | ast.ImportFrom):
             names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
     return names
+
+
+@lru_cache(maxsize=2048)
+def free_globals(source: str) -> tuple[str, ...]:
+    """Global names `source` reads but never binds itself and that are not builtins.
+
+    The tests of a task read such names from the code that ran before them (MBPP's tests build
+    the solution's `Pair` objects, its setup code the solution's `Node` tree); the judge asks
+    the solution's process for exactly these. Raises SyntaxError if `source` does not parse.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        top = symtable.symtable(source, "test.py", "exec")
+    bound = {
+        s.get_name() for s in top.get_symbols() if s.is_assigned() or s.is_imported() or s.is_namespace()
+    }
+    read = {s.get_name() for s in top.get_symbols() if s.is_referenced()}
+    scopes = list(top.get_children())
+    while scopes:
+        scope = scopes.pop()
+        for symbol in scope.get_symbols():
+            if symbol.is_global():
+                (bound if symbol.is_assigned() else read).add(symbol.get_name())
+        scopes.extend(scope.get_children())
+    return tuple(sorted(read - bound - set(dir(builtins))))
 
 
 def find_function(tree: ast.Module, name: str) -> ast.FunctionDef | None:

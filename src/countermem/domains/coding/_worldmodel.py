@@ -2,7 +2,9 @@
 
 State is only the task: every check gets a fresh sandbox with a fresh private directory, so
 nothing one check does can leak into the next, and snapshot/restore are plain references to
-the (immutable) task.
+the (immutable) task. Inside the sandbox the judge runs the tests and the solution runs in a
+process of its own (see `_harness_script.py`); three files travel with it: the test spec (read
+and deleted by the judge before the solution starts), the solution's script and the wire codec.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from pathlib import Path
 from countermem.core import Action, CheckResult, ConfigError, Cost, Task
 from countermem.domains._simple import TaskCopyWorldModel
 from countermem.domains.coding._instrument import InstrumentedTest, instrument_asserts
-from countermem.domains.coding._source import compile_error, parse, top_level_names
+from countermem.domains.coding._source import compile_error, free_globals, parse, top_level_names
 from countermem.domains.coding._spec import TestSpec
 from countermem.domains.coding._verdict import verdict
 from countermem.domains.sandbox import SandboxPolicy, run_python
 
-_HARNESS_FILE = Path(__file__).with_name("_harness_script.py")
+_HERE = Path(__file__).parent
+_HARNESS_FILE = _HERE / "_harness_script.py"
+_SANDBOX_MODULES = {"cm_solution.py": _HERE / "_solution_script.py", "cm_wire.py": _HERE / "_wire.py"}
 
 
 class CodingWorldModel(TaskCopyWorldModel):
@@ -34,6 +38,10 @@ class CodingWorldModel(TaskCopyWorldModel):
     @cached_property
     def _harness(self) -> str:
         return _HARNESS_FILE.read_text(encoding="utf-8")
+
+    @cached_property
+    def _modules(self) -> dict[str, str]:
+        return {name: path.read_text(encoding="utf-8") for name, path in _SANDBOX_MODULES.items()}
 
     def _accept(self, task: Task) -> None:
         TestSpec.from_task(task)
@@ -57,8 +65,9 @@ class CodingWorldModel(TaskCopyWorldModel):
             "entry_point": spec.entry_point,
             "test": tests.source,
             "call": spec.call,
+            "free_names": list(free_globals(spec.test)),
         }
-        result = run_python(self._harness, self.policy, {"spec.json": json.dumps(payload)})
+        result = run_python(self._harness, self.policy, {**self._modules, "spec.json": json.dumps(payload)})
         return verdict(result, nonce, tests.sites)
 
     @staticmethod
