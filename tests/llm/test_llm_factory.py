@@ -23,6 +23,11 @@ def test_openai_builds_without_contacting_a_server() -> None:
     assert isinstance(llm, OpenAIChat) and llm.name == "openai:m"
 
 
+def test_openai_sampling_setting_reaches_the_backend() -> None:
+    llm = make_llm("openai", model="m", base_url="http://127.0.0.1:9/v1", api_key="k", sampling="none")
+    assert isinstance(llm, OpenAIChat) and llm.sampling == {}
+
+
 def test_errors_are_config_errors() -> None:
     assert BACKBONES == ("openai", "local", "scripted", "simulated")
     with pytest.raises(ConfigError, match="unknown backbone 'gpt5'; choose one of: openai, local, scripted"):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from countermem.core import ModelUnavailableError
-from countermem.llm import GenerationParams, LocalLLM, Message, resolve_model_path
+from countermem.llm import LLAMA_CPP_SAMPLING, GenerationParams, LocalLLM, Message, resolve_model_path
 
 
 def test_missing_llama_cpp_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -50,11 +50,13 @@ class _FakeLlama:
 
     def __init__(self) -> None:
         self.resets = 0
+        self.kwargs: list[dict[str, object]] = []
 
     def reset(self) -> None:
         self.resets += 1
 
-    def create_chat_completion(self, messages: list[dict[str, str]], **_: object) -> dict[str, object]:
+    def create_chat_completion(self, messages: list[dict[str, str]], **kwargs: object) -> dict[str, object]:
+        self.kwargs.append(kwargs)
         return {"choices": [{"message": {"content": f"reply to {len(messages)}"}}],
                 "usage": {"prompt_tokens": 3, "completion_tokens": 2}}
 
@@ -76,3 +78,23 @@ def test_kv_cache_is_kept_only_while_a_conversation_continues() -> None:
     edited = [system, Message(role="user", content="task B"), Message(role="assistant", content="not the reply")]
     llm.complete(edited)
     assert fake.resets == 3, "a conversation whose history was changed is not a continuation"
+
+
+def test_sampler_settings_are_passed_explicitly() -> None:
+    """The openai backend sends the same constant, so both must read it rather than library defaults."""
+    import threading
+
+    llm = LocalLLM.__new__(LocalLLM)
+    fake = _FakeLlama()
+    llm._llama, llm._lock, llm._conversation, llm.model, llm.n_ctx = fake, threading.Lock(), [], "fake", 64
+    llm.complete([Message(role="user", content="hi")])
+    assert {name: fake.kwargs[0].get(name) for name in LLAMA_CPP_SAMPLING} == dict(LLAMA_CPP_SAMPLING)
+
+
+def test_sampler_settings_are_llama_cpp_defaults() -> None:
+    """Passing them explicitly must not change what the local backend did before (the library's defaults)."""
+    import inspect
+
+    llama_cpp = pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed")
+    parameters = inspect.signature(llama_cpp.Llama.create_chat_completion).parameters
+    assert {name: parameters[name].default for name in LLAMA_CPP_SAMPLING} == dict(LLAMA_CPP_SAMPLING)

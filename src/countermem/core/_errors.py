@@ -24,6 +24,14 @@ class LLMUnreachableError(LLMError):
     """The model server could not be reached at all."""
 
 
+class LLMRequestRejectedError(LLMError):
+    """The model server refused the request in a way that will repeat (HTTP 4xx other than 408/429).
+
+    A wrong base URL, model name or API key fails every call alike, so a run must stop and say so
+    rather than record each task as a failure that `--resume` would keep.
+    """
+
+
 class ModelIntegrityError(CountermemError):
     """Model bytes did not match their pinned size or sha256; they are refused."""
 

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 
 from countermem.agents import AgentLimits, MemoryHook, ReActAgent, ReflexionAgent, TaskOutcome
 from countermem.agents._react import EventSink
-from countermem.core import ConfigError, LLMError, LLMUnreachableError, Task, Usage
+from countermem.core import ConfigError, LLMError, LLMRequestRejectedError, LLMUnreachableError, Task, Usage
 from countermem.domains import Benchmark, WorldModel, split_tasks
 from countermem.experiment._metrics import RunMetrics, compute_metrics
 from countermem.experiment._report import write_run_report
@@ -114,8 +114,8 @@ def run_tasks(
                 started = time.perf_counter()
                 try:
                     tries.append(agent.run(task))
-                except LLMUnreachableError:
-                    raise
+                except (LLMUnreachableError, LLMRequestRejectedError):
+                    raise  # every later call would fail alike: stop, and leave this task to --resume
                 except LLMError as error:
                     tries.append(_failed_outcome(task, f"llm_error: {error}", time.perf_counter() - started))
             outcome = tries[0] if len(tries) == 1 else best_of(tries)

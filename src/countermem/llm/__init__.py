@@ -23,6 +23,7 @@ from countermem.llm._registry import (
     default_models_dir,
     get_model_spec,
 )
+from countermem.llm._sampling import LLAMA_CPP_SAMPLING, SAMPLING_ENV, SamplingValue, parse_sampling
 from countermem.llm._scripted import ScriptedLLM, ScriptedReply, ScriptFunction, ScriptItem, scripted_usage
 from countermem.llm._simulated import (
     GeneratorDetector,
@@ -39,8 +40,10 @@ from countermem.llm._tokens import TokenCounter, token_counter
 __all__ = [
     "BACKBONES",
     "DEFAULT_MODEL",
+    "LLAMA_CPP_SAMPLING",
     "LLM",
     "MODELS",
+    "SAMPLING_ENV",
     "CachedLLM",
     "Completion",
     "GenerationParams",
@@ -56,6 +59,7 @@ __all__ = [
     "RecordEdit",
     "RetryPolicy",
     "Role",
+    "SamplingValue",
     "ScriptFunction",
     "ScriptItem",
     "ScriptedLLM",
@@ -71,6 +75,7 @@ __all__ = [
     "default_threads",
     "get_model_spec",
     "make_llm",
+    "parse_sampling",
     "pip_download",
     "pull_model",
     "record_edits",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from countermem.core import ConfigError
@@ -11,6 +11,7 @@ from countermem.llm._local import LocalLLM
 from countermem.llm._openai import OpenAIChat, RetryPolicy
 from countermem.llm._protocol import LLM
 from countermem.llm._registry import DEFAULT_MODEL
+from countermem.llm._sampling import SamplingValue
 from countermem.llm._scripted import ScriptedLLM, ScriptFunction, ScriptItem
 from countermem.llm._simulated import GeneratorDetector, GeneratorPolicy, NaiveActionFunction, SimulatedLLM
 
@@ -30,16 +31,20 @@ def make_llm(
     seed: int = 0,
     timeout_s: float = 120.0,
     retry: RetryPolicy | None = None,
+    sampling: Mapping[str, SamplingValue] | str | None = None,
     script: Sequence[ScriptItem] | ScriptFunction | None = None,
     naive_action: NaiveActionFunction | None = None,
     generator_policy: GeneratorPolicy | None = None,
     is_generator_prompt: GeneratorDetector | None = None,
 ) -> LLM:
     """`model` is a server model name (openai), a registry name or GGUF path (local), or a label (scripted,
-    simulated; a simulated backbone is a test bed, and what it makes must be labelled simulated)."""
+    simulated; a simulated backbone is a test bed, and what it makes must be labelled simulated).
+    `sampling` is the openai backend's llama.cpp sampler extras (see `OpenAIChat`)."""
     llm: LLM
     if backbone == "openai":
-        llm = OpenAIChat(model, base_url=base_url, api_key=api_key, timeout_s=timeout_s, retry=retry)
+        llm = OpenAIChat(
+            model, base_url=base_url, api_key=api_key, timeout_s=timeout_s, retry=retry, sampling=sampling
+        )
     elif backbone == "local":
         llm = LocalLLM(
             model or DEFAULT_MODEL, models_dir=models_dir, n_ctx=n_ctx, n_threads=n_threads, seed=seed
@@ -55,8 +60,11 @@ def make_llm(
                 "countermem.experiment.simulated_llm_for(benchmark, tasks)"
             )
         llm = SimulatedLLM(
-            naive_action, generator_policy=generator_policy, is_generator_prompt=is_generator_prompt,
-            seed=seed, model=model or "simulated",
+            naive_action,
+            generator_policy=generator_policy,
+            is_generator_prompt=is_generator_prompt,
+            seed=seed,
+            model=model or "simulated",
         )
     else:
         raise ConfigError(f"unknown backbone {backbone!r}; choose one of: {', '.join(BACKBONES)}")

@@ -13,6 +13,9 @@ messages begin with the previous messages and reply, as an agent's next step doe
 otherwise: a reply is then a function of its own conversation, whatever ran before in this
 process, and a run and its no-memory twin in another process get the same replies. A study
 showed the difference before this rule (two twins on one sql-shop task diverged at step 2).
+
+Sampler settings are passed explicitly (`_sampling.LLAMA_CPP_SAMPLING`, equal to this library's
+defaults) so the `openai` backend can send the same ones to a llama.cpp server.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from countermem.core import LLMError, ModelUnavailableError, Usage
 from countermem.llm._protocol import Completion, GenerationParams, Message
 from countermem.llm._pull import resolve_model_path
 from countermem.llm._registry import DEFAULT_MODEL, MODELS
+from countermem.llm._sampling import LLAMA_CPP_SAMPLING
 
 
 def default_threads() -> int:
@@ -106,6 +110,7 @@ class LocalLLM:
                     max_tokens=params.max_tokens,
                     seed=params.seed,
                     stop=list(params.stop),
+                    **LLAMA_CPP_SAMPLING,
                 )
         except ValueError as error:
             raise LLMError(

@@ -4,7 +4,14 @@ Retries are ours, not the SDK's (its own are switched off), so that one document
 for every server: exponential backoff on 429, 5xx, 408 and time-outs, no retry on any other 4xx
 because resending a bad request cannot fix it. A server that cannot be reached at all raises
 `LLMUnreachableError` with one line naming the URL, since that is almost always a server that
-was not started or a wrong `--base-url`.
+was not started or a wrong `--base-url`. Any other 4xx raises `LLMRequestRejectedError`: a base
+URL without `/v1`, a wrong model name or API key fails every later call alike, so the caller
+stops the run instead of recording one failed task after another. The exception is a prompt
+longer than the server's context window (400 or 413 naming the context), which only this
+request has; it stays a plain `LLMError`, as in the local backend.
+
+Sampling: the llama.cpp sampler settings of `_sampling` go into every request body, so a
+`llama_cpp.server` answers as the embedded `local` backend does (see that module).
 
 Usage is taken as the server reports it. OpenAI-style servers count reasoning tokens inside
 `completion_tokens` and report them separately in `completion_tokens_details.reasoning_tokens`;
@@ -15,6 +22,7 @@ estimates tokens.
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -23,11 +31,17 @@ import openai
 from openai.types.chat import ChatCompletion, ChatCompletionMessage, ChatCompletionMessageParam
 from pydantic import BaseModel, ConfigDict, Field
 
-from countermem.core import ConfigError, LLMError, LLMUnreachableError, Usage
+from countermem.core import ConfigError, LLMError, LLMRequestRejectedError, LLMUnreachableError, Usage
 from countermem.llm._protocol import Completion, GenerationParams, Message
+from countermem.llm._sampling import SAMPLING_ENV, SamplingValue, resolve_sampling
 
 _LOCAL_DUMMY_KEY = "countermem-no-key"
 _RETRY_STATUS = frozenset({408, 429})
+_SERVER_TEXT_CHARS = 200
+_CONTEXT_OVERFLOW = re.compile(
+    r"context[ _](length|window|size)|maximum context|too many tokens|prompt is too long", re.IGNORECASE
+)
+"""How vLLM, SGLang, OpenAI and both llama.cpp servers word a prompt that does not fit."""
 
 
 class RetryPolicy(BaseModel):
@@ -71,7 +85,9 @@ class OpenAIChat:
 
     Arguments fall back to COUNTERMEM_BASE_URL / OPENAI_BASE_URL, COUNTERMEM_MODEL and
     COUNTERMEM_API_KEY / OPENAI_API_KEY; local servers accept any key, so a placeholder is used
-    when none is set. `extra_body` is sent as is (e.g. vLLM's `chat_template_kwargs`).
+    when none is set. `sampling` (a mapping, a `parse_sampling` text, else $COUNTERMEM_SAMPLING,
+    else the local backend's llama.cpp settings) and `extra_body` (e.g. vLLM's
+    `chat_template_kwargs`) go into the request body; `extra_body` wins where both name a field.
     """
 
     backend = "openai"
@@ -86,6 +102,7 @@ class OpenAIChat:
         connect_timeout_s: float = 5.0,
         retry: RetryPolicy | None = None,
         extra_body: Mapping[str, Any] | None = None,
+        sampling: Mapping[str, SamplingValue] | str | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         resolved_model = model or _first_env("COUNTERMEM_MODEL")
@@ -93,6 +110,7 @@ class OpenAIChat:
             raise ConfigError("no model name for the openai backend; pass --model or set COUNTERMEM_MODEL")
         self.model = resolved_model
         self.retry = retry or RetryPolicy()
+        self.sampling = resolve_sampling(sampling)
         self._extra_body = dict(extra_body or {})
         self._sleep = sleep
         self._client = openai.OpenAI(
@@ -157,18 +175,34 @@ class OpenAIChat:
             max_tokens=params.max_tokens,
             seed=params.seed,
             stop=list(params.stop) or None,
-            extra_body=self._extra_body or None,
+            extra_body={**self.sampling, **self._extra_body} or None,
         )
 
     def _client_error(self, error: openai.APIStatusError) -> LLMError:
-        hint = {
-            401: "check COUNTERMEM_API_KEY / --api-key",
-            403: "check that the API key may use this model",
-            404: f"check the model name {self.model!r} and that the base URL ends in /v1",
-        }.get(error.status_code, "the request was rejected; fix the request, retrying will not help")
-        return LLMError(
-            f"model server at {self.base_url} answered HTTP {error.status_code}: {error.message}; {hint}"
-        )
+        status = error.status_code
+        text = _server_text(error)
+        said = f"model server answered HTTP {status} to {error.request.url}: {_shorten(text)}"
+        if status in (400, 413) and _CONTEXT_OVERFLOW.search(text):
+            return LLMError(
+                f"{said}; this prompt does not fit the server's context, shorten it or serve a longer context"
+            )
+        if status == 401:
+            hint = "check the API key (--api-key, COUNTERMEM_API_KEY or OPENAI_API_KEY)"
+        elif status == 403:
+            hint = f"check that the API key may use the model {self.model!r}"
+        elif status in (404, 405):
+            hint = (
+                f"check that the base URL ends in /v1 (now {self.base_url}) and the model name "
+                f"{self.model!r} (GET <base URL>/models lists what the server serves)"
+            )
+        else:
+            hint = f"check the model name {self.model!r} and the request settings"
+            if self.sampling:
+                hint += (
+                    f"; a server that refuses unknown fields needs {SAMPLING_ENV}=none (sent: "
+                    f"{', '.join(self.sampling)})"
+                )
+        return LLMRequestRejectedError(f"{said}; {hint}; every call would fail alike")
 
     def _to_completion(self, response: ChatCompletion, latency: float) -> Completion:
         if not response.choices:
@@ -194,6 +228,19 @@ class OpenAIChat:
             latency_s=latency,
             reasoning=_reasoning_text(message),
         )
+
+
+def _server_text(error: openai.APIStatusError) -> str:
+    """The server's own words: OpenAI-style `error.message`, FastAPI's `detail`, else the raw body."""
+    body: object = error.body  # the SDK has already unwrapped a top-level "error" object
+    if isinstance(body, Mapping):
+        body = body.get("message") or body.get("detail") or body
+    text = " ".join(str(body if body is not None else "").split())
+    return text or "(no error text)"
+
+
+def _shorten(text: str, limit: int = _SERVER_TEXT_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _message_param(message: Message) -> ChatCompletionMessageParam:
