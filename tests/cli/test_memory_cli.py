@@ -123,3 +123,28 @@ def test_missing_store_fails_with_a_message(tmp_path: Path) -> None:
     result = runner.invoke(memory_app, ["list", str(tmp_path / "absent.db")])
     assert result.exit_code == 1
     assert "no memory store" in result.output
+
+
+def _one_line_error(result) -> str:  # type: ignore[no-untyped-def]
+    assert result.exit_code not in (0, None) and isinstance(result.exception, SystemExit), result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), result.output
+    return str(lines[0])
+
+
+def test_export_to_an_unwritable_destination_is_one_line(store_path: Path, tmp_path: Path) -> None:
+    # Tests run as root, where chmod does not stop a write; a folder as the destination fails for root too.
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    line = _one_line_error(runner.invoke(memory_app, ["export", str(store_path), str(folder)]))
+    assert "a-folder" in line and "writable" in line
+
+
+def test_a_store_without_its_records_table_is_one_line(store_path: Path) -> None:
+    import sqlite3
+
+    with sqlite3.connect(store_path) as conn:
+        conn.execute("DROP TABLE records")
+    for command in ("list", "stats"):
+        line = _one_line_error(runner.invoke(memory_app, [command, str(store_path)]))
+        assert "records" in line and str(store_path) in line

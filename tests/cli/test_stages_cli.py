@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -32,3 +33,39 @@ def test_stages_chain_and_evaluate_refuses_a_changed_checkpoint(tmp_path: Path) 
     assert "ArtifactMismatchError" in said and "the manifest says" in said
     wrong = runner.invoke(app, [*evaluate, "--trained", str(tmp_path / "c"), "--out", str(tmp_path / "e3")])
     assert wrong.exit_code == 2 and "no finished train stage" in " ".join(wrong.output.split())
+
+
+def test_evaluate_warns_when_the_dqn_checkpoint_never_updated(tmp_path: Path) -> None:
+    runner = CliRunner()
+    store, checkpoint = tmp_path / "store.sqlite", tmp_path / "dqn.pt"
+    built = runner.invoke(app, ["construct", *COMMON, "--store", str(store), "--limit", "6",
+                                "--out", str(tmp_path / "c")])
+    assert built.exit_code == 0, built.output
+    # two training tasks stay below the DQN's learning_starts: the saved selector never updated
+    trained = runner.invoke(app, ["train", *COMMON, "--store", str(store), "--checkpoint", str(checkpoint),
+                                  "--embedder", "lexical", "--limit", "2", "--out", str(tmp_path / "t")])
+    assert trained.exit_code == 0, trained.output
+    result = runner.invoke(app, ["evaluate", *COMMON, "--store", str(store), "--checkpoint", str(checkpoint),
+                                 "--embedder", "lexical", "--limit", "2", "--out", str(tmp_path / "e")])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "warning:" in said and "0 updates" in said and str(checkpoint) in said
+    report = (tmp_path / "e" / "report.md").read_text()
+    assert "0 updates" in report and "untrained" in report
+    assert "0 updates" in " ".join(json.loads((tmp_path / "e" / "metrics.json").read_text())["warnings"])
+
+
+def test_generator_options_are_checked_and_recorded(tmp_path: Path) -> None:
+    from countermem.experiment._stages import MemorySettings
+
+    runner = CliRunner()
+    base = ["construct", "--benchmark", "sql-shop", "--backbone", "scripted", "--store", str(tmp_path / "s.sqlite"),
+            "--limit", "2"]
+    scripted = runner.invoke(app, [*base, "--generator-model", "qwen2.5-coder-1.5b", "--out", str(tmp_path / "a")])
+    assert scripted.exit_code == 2 and "--generator-model needs a real backbone" in " ".join(scripted.output.split())
+    strategy = runner.invoke(app, [*base, "--generator-strategy", "greedy", "--out", str(tmp_path / "b")])
+    assert strategy.exit_code == 2 and "unknown --generator-strategy 'greedy'" in " ".join(strategy.output.split())
+    # the generator's model is part of the stage config, so a resume with another one is refused
+    one = MemorySettings(store=tmp_path / "s.sqlite", generator_model="qwen2.5-coder-1.5b").flat()
+    other = MemorySettings(store=tmp_path / "s.sqlite", generator_model="qwen2.5-coder-0.5b").flat()
+    assert one != other and one["generator_model"] == "qwen2.5-coder-1.5b"

@@ -27,7 +27,7 @@ from countermem.experiment import (
 )
 from countermem.llm import Message, apply_record
 from countermem.memory import ApplicabilityCondition
-from countermem.memory._generator import GenerationRequest, Generator
+from countermem.memory._generator import GenerationRequest, Generator, GeneratorSettings
 
 
 @pytest.fixture(scope="module")
@@ -150,7 +150,7 @@ def test_generator_policy_through_the_real_generator(shop: ShopBenchmark, simula
         situation=shop.render_task(task), failed_action=failed, failed_result=_check(shop, task, failed.content),
         facts=shop.facts(task, failed),
     )
-    proposal = Generator(simulation.llm()).propose(request)
+    proposal = Generator(simulation.llm(), settings=GeneratorSettings.batch()).propose(request)
     assert proposal.problems == []
     gold, distractor = sorted(proposal.alternatives, key=lambda a: a.action != shop.gold_action(task))
     assert gold.action == shop.gold_action(task) and gold.condition_text == '"clients" in tables'
@@ -178,7 +178,7 @@ def test_universal_rate_and_seed(shop: ShopBenchmark) -> None:
                 failed_result=CheckResult(utility=0.0, passed=False, completed=True, status="wrong"),
                 facts=shop.facts(task, failed), max_alternatives=1,
             )
-            (alternative,) = Generator(llm).propose(request).alternatives
+            (alternative,) = Generator(llm, settings=GeneratorSettings.batch()).propose(request).alternatives
             found.append(alternative.condition_text)
         return found
 

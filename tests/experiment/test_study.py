@@ -18,7 +18,7 @@ from countermem.experiment._study_config import StudyConfig, load_study_config, 
 from countermem.experiment._study_plan import cell_tasks
 from countermem.memory import SQLiteStore
 
-VOLATILE = {"seconds", "cached_llm_calls", "cached", "finished_at", "started_at", "store", "checkpoint",
+VOLATILE = {"seconds", "construction_learn_seconds", "cached_llm_calls", "cached", "finished_at", "started_at", "store", "checkpoint",
             "with_memory", "without", "store_sha256"}
 
 
@@ -150,6 +150,17 @@ def test_a_missing_benchmark_is_skipped_with_its_reason(tmp_path: Path) -> None:
     manifest = json.loads((tmp_path / "s" / "manifest.json").read_text())
     assert "spider" in manifest["skipped"]
     assert (tmp_path / "s" / "results" / "b" / "none" / "react" / "sql-shop" / "seed-1" / "metrics.json").is_file()
+
+
+def test_a_misspelled_benchmark_is_an_error_naming_the_key_and_the_known_ones(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"benchmarks: unknown benchmark 'sql-shopp'.*sql-shop, ") as raised:
+        _config(benchmarks=["sql-shop", "sql-shopp"])
+    assert "spider" in str(raised.value)
+    toml = tmp_path / "study.toml"
+    toml.write_text('benchmarks = ["sql-shopp"]\n[backbones.b]\nkind = "scripted"\n')
+    result = CliRunner().invoke(app, ["study", str(toml), "--out", str(tmp_path / "s")])
+    assert result.exit_code == 2 and "unknown benchmark 'sql-shopp'" in " ".join(result.output.split())
+    assert not (tmp_path / "s").exists()
 
 
 @pytest.mark.slow

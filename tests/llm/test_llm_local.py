@@ -98,3 +98,29 @@ def test_sampler_settings_are_llama_cpp_defaults() -> None:
     llama_cpp = pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed")
     parameters = inspect.signature(llama_cpp.Llama.create_chat_completion).parameters
     assert {name: parameters[name].default for name in LLAMA_CPP_SAMPLING} == dict(LLAMA_CPP_SAMPLING)
+
+
+def test_kv_cache_is_kept_for_a_resample_of_the_same_prompt() -> None:
+    import threading
+
+    llm = LocalLLM.__new__(LocalLLM)
+    fake = _FakeLlama()
+    llm._llama, llm._lock, llm._conversation, llm.model, llm.n_ctx = fake, threading.Lock(), [], "fake", 64
+    prompt = [Message(role="system", content="generator"), Message(role="user", content="failed action")]
+    llm.complete(prompt, GenerationParams(temperature=0.0, seed=0))
+    llm.complete(prompt, GenerationParams(temperature=0.8, seed=1))
+    llm.complete(prompt, GenerationParams(temperature=0.8, seed=2))
+    assert fake.resets == 1, "draws of one prompt reuse its evaluated prefix"
+    llm.complete([prompt[0], Message(role="user", content="another failure")])
+    assert fake.resets == 2
+
+
+def test_threads_follow_the_cores_this_process_may_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    from countermem.experiment._study import threads_per_worker
+    from countermem.llm import default_threads, usable_cores
+
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {3}, raising=False)  # e.g. `taskset -c 3`
+    monkeypatch.setattr("os.cpu_count", lambda: 16)
+    assert usable_cores() == 1 and default_threads() == 1 and threads_per_worker(1) == 1
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: set(range(8)), raising=False)
+    assert default_threads() == 2 and threads_per_worker(2) == 4

@@ -7,7 +7,7 @@ from countermem.domains import State
 from countermem.llm import ScriptedLLM
 from countermem.memory import Record, RecordSource, SQLiteStore
 from countermem.memory._admission import AdmissionReport, Admitter, learn_from_failure
-from countermem.memory._generator import Alternative, Generator, Proposal
+from countermem.memory._generator import Alternative, Generator, GeneratorSettings, Proposal
 
 TASK = Task(id="toy-1", benchmark="toy", domain="toy", prompt="reach 3", gold="3")
 FACTS = Facts(values={"n_vars": 20, "columns": ("a.price", "a.id"), "engine": "sqlite"})
@@ -308,7 +308,7 @@ def test_learn_from_failure_runs_both_modules() -> None:
         "### Alternative 2\nRationale: the counter starts at zero\nCondition: n_vars >= 20\n```text\nadd 3\n```\n"
     )
     llm = ScriptedLLM([answer])
-    generator = Generator(llm)
+    generator = Generator(llm, settings=GeneratorSettings.batch())
     wm = CounterWorldModel()
     snapshot = wm.reset(TASK)
     failed_action = Action(content="add 2")
@@ -358,7 +358,7 @@ def test_sql_shop_end_to_end_admits_the_gold_query() -> None:
     llm = ScriptedLLM([answer])
     store = SQLiteStore()
     prop, report = learn_from_failure(
-        Generator(llm),
+        Generator(llm, settings=GeneratorSettings.batch()),
         Admitter(store),
         task=task,
         world_model=wm,

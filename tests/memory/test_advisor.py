@@ -8,6 +8,7 @@ from countermem.memory import (
     AdvisorOptions,
     CounterfactualLearner,
     CounterfactualMemory,
+    GeneratorSettings,
     Record,
     RecordSource,
     Retriever,
@@ -127,7 +128,7 @@ def test_construction_hook_learns_from_a_failed_check(tmp_path: Path) -> None:
 
     store = SQLiteStore(tmp_path / "s.sqlite")
     reply = "### Alternative 1\nRationale: add exactly\nCondition: not large\n```text\n4\n```"
-    learner = CounterfactualLearner(Generator(ScriptedLLM([reply])), Admitter(store), _World,
+    learner = CounterfactualLearner(Generator(ScriptedLLM([reply]), settings=GeneratorSettings.batch()), Admitter(store), _World,
                                     action_language="text")
     failed = CheckResult(utility=0.0, passed=False, completed=True, status="wrong")
     decision = Decision(task=TASK, situation=TASK.prompt, facts=FACTS, step=1,

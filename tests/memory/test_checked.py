@@ -6,7 +6,7 @@ from countermem.agents import ReActAgent
 from countermem.core import Action, CheckResult, Cost, Decision, Facts, Outcome, Task, parse_record_texts
 from countermem.domains import State
 from countermem.llm import ScriptedLLM
-from countermem.memory import CheckedAlternatives, Generator
+from countermem.memory import CheckedAlternatives, Generator, GeneratorSettings
 
 FACTS = Facts(values={"large": False})
 
@@ -64,7 +64,7 @@ def test_offers_the_gold_edit_and_reports_its_costs(toy_benchmark) -> None:  # t
         return worlds[-1]
 
     llm = ScriptedLLM([_reply("5", "2", "3 ")])
-    hook = CheckedAlternatives(Generator(llm), factory, action_language="text")
+    hook = CheckedAlternatives(Generator(llm, settings=GeneratorSettings.batch()), factory, action_language="text")
     failed = CheckResult(utility=0.0, passed=False, completed=True, status="wrong")
     decision = Decision(task=task, situation=task.prompt, facts=FACTS, step=1,
                         last_action=Action(content="3"), last_result=failed)
@@ -80,7 +80,7 @@ def test_offers_the_gold_edit_and_reports_its_costs(toy_benchmark) -> None:  # t
 
 def test_never_offers_a_gain_at_or_below_the_threshold_or_an_incomplete_check() -> None:
     world = ScoreWorld()
-    hook = CheckedAlternatives(Generator(ScriptedLLM([_reply("u=0.25", "timeout u=1.0"), _reply("u=0.26")])),
+    hook = CheckedAlternatives(Generator(ScriptedLLM([_reply("u=0.25", "timeout u=1.0"), _reply("u=0.26")]), settings=GeneratorSettings.batch()),
                                lambda: world, action_language="text")
     advice = hook.advise(_failed_at(_task(), "u=0.2"))
     assert advice is not None and advice.record_id is None and advice.text == ""
@@ -91,7 +91,7 @@ def test_never_offers_a_gain_at_or_below_the_threshold_or_an_incomplete_check() 
 
 
 def test_the_best_gain_wins_and_ties_go_to_the_first() -> None:
-    hook = CheckedAlternatives(Generator(ScriptedLLM([_reply("u=0.5 a", "u=0.9 b", "u=0.9 c")])), ScoreWorld,
+    hook = CheckedAlternatives(Generator(ScriptedLLM([_reply("u=0.5 a", "u=0.9 b", "u=0.9 c")]), settings=GeneratorSettings.batch()), ScoreWorld,
                                action_language="text")
     advice = hook.advise(_failed_at(_task(), "u=0.2"))
     assert advice is not None and parse_record_texts(advice.text)[0].improved == "u=0.9 b"
@@ -100,7 +100,7 @@ def test_the_best_gain_wins_and_ties_go_to_the_first() -> None:
 
 def test_forgets_between_tasks_and_repairs_one_failure_once_per_task() -> None:
     llm = ScriptedLLM(lambda messages: _reply("u=1.0"))
-    hook = CheckedAlternatives(Generator(llm), ScoreWorld, action_language="text")
+    hook = CheckedAlternatives(Generator(llm, settings=GeneratorSettings.batch()), ScoreWorld, action_language="text")
     assert hook.advise(_failed_at(_task("a"), "u=0.1")) is not None
     assert hook.advise(_failed_at(_task("a"), "u=0.1 ")) is None, "the same failure is repaired once"
     assert len(llm.calls) == 1
@@ -113,7 +113,7 @@ def test_forgets_between_tasks_and_repairs_one_failure_once_per_task() -> None:
 
 def test_no_advice_at_step_zero_or_after_a_passed_check() -> None:
     llm = ScriptedLLM([])
-    hook = CheckedAlternatives(Generator(llm), ScoreWorld, action_language="text")
+    hook = CheckedAlternatives(Generator(llm, settings=GeneratorSettings.batch()), ScoreWorld, action_language="text")
     task = _task()
     assert hook.advise(Decision(task=task, situation=task.prompt, facts=FACTS)) is None
     passed = CheckResult(utility=1.0, passed=True, completed=True, status="passed")
@@ -136,7 +136,7 @@ def test_an_agent_counts_the_hooks_checks_as_evaluator_calls(toy_benchmark) -> N
         return "Thought: guess\nAction: check\n```text\n3\n```"
 
     llm = ScriptedLLM(agent_or_generator)
-    hook = CheckedAlternatives(Generator(llm), toy_benchmark.world_model, action_language="text")
+    hook = CheckedAlternatives(Generator(llm, settings=GeneratorSettings.batch()), toy_benchmark.world_model, action_language="text")
     outcome = ReActAgent(llm, toy_benchmark, toy_benchmark.world_model(), memory=hook).run(task)
     assert outcome.solved
     assert outcome.evaluator_calls == 2 + 2, "two agent checks plus the hook's two"

@@ -14,6 +14,7 @@ from countermem.memory._generator import (
     SITUATION_CHAR_LIMIT,
     GenerationRequest,
     Generator,
+    GeneratorSettings,
     PromptLimits,
     parse_alternatives,
     render_facts,
@@ -272,7 +273,7 @@ def test_every_field_is_cut_to_its_documented_limit() -> None:
 
 def test_generator_counts_usage_and_returns_alternatives() -> None:
     llm = ScriptedLLM([WELL_FORMED, ScriptedReply(text="no idea", reasoning="thinking hard here")])
-    generator = Generator(llm)
+    generator = Generator(llm, settings=GeneratorSettings.batch())
     first = generator.propose(request())
     assert len(first.alternatives) == 3 and first.problems == [] and first.raw_text == WELL_FORMED
     sent: list[Message] = llm.calls[0]
@@ -288,7 +289,7 @@ def test_generator_counts_usage_and_returns_alternatives() -> None:
 
 
 def test_backend_failure_propagates() -> None:
-    generator = Generator(ScriptedLLM([LLMError("server down")]))
+    generator = Generator(ScriptedLLM([LLMError("server down")]), settings=GeneratorSettings.batch())
     with pytest.raises(LLMError):
         generator.propose(request())
     assert generator.usage_total == Usage() and generator.calls == 0

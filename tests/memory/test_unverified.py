@@ -9,6 +9,7 @@ from countermem.memory import (
     Admitter,
     CounterfactualLearner,
     Generator,
+    GeneratorSettings,
     SQLiteStore,
     UnverifiedAdmitter,
     learn_from_failure,
@@ -46,7 +47,7 @@ class NoCheckWorld:
 
 def _learn(admitter: UnverifiedAdmitter | Admitter, world: NoCheckWorld, reply: str = REPLY):  # type: ignore[no-untyped-def]
     return learn_from_failure(
-        Generator(ScriptedLLM([reply])), admitter, task=TASK, world_model=world,
+        Generator(ScriptedLLM([reply]), settings=GeneratorSettings.batch()), admitter, task=TASK, world_model=world,
         state=world.reset(TASK), failed_action=Action(content="5"), failed_result=FAILED,
         facts=FACTS, situation=TASK.prompt, action_language="text",
     )
@@ -85,7 +86,7 @@ def test_without_conditions_the_first_alternative_is_stored_universal() -> None:
 def test_the_construction_hook_takes_the_unverified_admitter() -> None:
     store = SQLiteStore()
     world = NoCheckWorld()
-    learner = CounterfactualLearner(Generator(ScriptedLLM([REPLY])), UnverifiedAdmitter(store), lambda: world,
+    learner = CounterfactualLearner(Generator(ScriptedLLM([REPLY]), settings=GeneratorSettings.batch()), UnverifiedAdmitter(store), lambda: world,
                                     action_language="text")
     decision = Decision(task=TASK, situation=TASK.prompt, facts=FACTS, step=1,
                         last_action=Action(content="5"), last_result=FAILED)

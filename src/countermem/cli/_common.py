@@ -1,8 +1,10 @@
-"""Console helpers shared by the commands: one error style, one console."""
+"""Console helpers shared by the commands: one error style, one console, one resume hint."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import shlex
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
@@ -19,6 +21,11 @@ err_console = Console(stderr=True, soft_wrap=True)
 P = ParamSpec("P")
 R = TypeVar("R")
 
+INTERRUPTED_EXIT_CODE = 130
+"""What a shell reports for a process ended by Ctrl-C (128 + SIGINT)."""
+_SECRET_OPTIONS = frozenset({"api_key"})
+"""Never echoed into a hint: the key is read from the environment when the option is left out."""
+
 
 def friendly_errors(func: Callable[P, R]) -> Callable[P, R]:
     """Turn a CountermemError into one red line and exit code 2, instead of a traceback."""
@@ -29,7 +36,48 @@ def friendly_errors(func: Callable[P, R]) -> Callable[P, R]:
             return func(*args, **kwargs)
         except CountermemError as error:
             # escaped: the text may quote a server's answer, and "[/v1]" would be a markup error
-            err_console.print(f"[red]error:[/red] {type(error).__name__}: {escape(str(error))}")
+            err_console.print(f"[red]error:[/red] {type(error).__name__}: {escape(str(error))}", highlight=False)
             raise typer.Exit(code=2) from error
 
     return wrapper
+
+
+def print_warning(message: str) -> None:
+    err_console.print(f"[yellow]warning:[/yellow] {message}", highlight=False)
+
+
+def resume_command(ctx: typer.Context) -> str:
+    """The command that continues this run: the options the person gave, then --resume.
+
+    Built from the parsed options rather than sys.argv, so that it is the same command however
+    countermem was started; options left at their defaults are left out, and so is an API key.
+    """
+    words = ["countermem", *ctx.command_path.split()[1:]]
+    for param in ctx.command.params:
+        name = param.name
+        if name is None or name == "resume" or name in _SECRET_OPTIONS:
+            continue
+        value = ctx.params.get(name)
+        if param.param_type_name == "argument":
+            words.append(str(value))
+            continue
+        if value is None or (value == param.default and name != "out"):
+            continue
+        if getattr(param, "is_flag", False):
+            flag = param.opts[0] if value else next(iter(getattr(param, "secondary_opts", [])), None)
+            if flag is not None:
+                words.append(flag)
+        else:
+            words += [param.opts[0], str(value)]
+    return shlex.join([*words, "--resume"])
+
+
+@contextmanager
+def resume_hint_on_interrupt(ctx: typer.Context) -> Iterator[None]:
+    """On Ctrl-C, say how to continue (finished tasks are on disk) and exit 130, without a traceback."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        err_console.print("[yellow]interrupted[/yellow]: finished tasks are saved; continue the run with")
+        err_console.print(resume_command(ctx), markup=False, highlight=False)
+        raise typer.Exit(code=INTERRUPTED_EXIT_CODE) from None

@@ -7,6 +7,7 @@ and works on frozen snapshots as well.
 from __future__ import annotations
 
 import difflib
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -49,6 +50,17 @@ def _opened(path: Path) -> Iterator[SQLiteStore]:
         raise typer.Exit(1) from error
     finally:
         store.close()
+
+
+@contextmanager
+def _writing(out: Path) -> Iterator[None]:
+    """A destination the system will not let us write (permissions, a read-only disk, a folder) is one line."""
+    try:
+        yield
+    except (OSError, sqlite3.Error) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        typer.echo(f"error: cannot write {out}: {reason}; give a writable file path", err=True)
+        raise typer.Exit(1) from error
 
 
 @memory_app.command("list")
@@ -217,7 +229,7 @@ def export(
     out: Annotated[Path, typer.Argument(help="JSONL file to write, one record per line.")],
 ) -> None:
     """Write every record as one JSON line."""
-    with _opened(store) as opened:
+    with _opened(store) as opened, _writing(out):
         count = opened.export_jsonl(out)
     typer.echo(f"wrote {count} records to {out}")
 
@@ -228,7 +240,7 @@ def freeze(
     out: Annotated[Path, typer.Argument(help="Path of the read-only snapshot to create.")],
 ) -> None:
     """Write a read-only snapshot for evaluation and print its sha256."""
-    with _opened(store) as opened:
+    with _opened(store) as opened, _writing(out):
         snapshot = opened.freeze(out)
     typer.echo(f"froze {snapshot.records} records to {snapshot.path}")
     typer.echo(f"sha256 {snapshot.sha256}")

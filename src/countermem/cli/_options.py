@@ -13,7 +13,7 @@ Backbone = Annotated[str, typer.Option(help="local | openai | scripted | simulat
 Model = Annotated[str | None, typer.Option(help="local registry name, GGUF path, or server model name")]
 BaseUrl = Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1")]
 ApiKey = Annotated[str | None, typer.Option(help="API key (default $COUNTERMEM_API_KEY / $OPENAI_API_KEY)")]
-Limit = Annotated[int | None, typer.Option(help="run at most this many tasks")]
+Limit = Annotated[int | None, typer.Option(min=1, help="run at most this many tasks (at least 1; leave out for all)")]
 SplitSeed = Annotated[int, typer.Option(help="seed of the splits and of the task order")]
 SplitByEnv = Annotated[
     bool, typer.Option("--split-by-environment/--split-by-task", help="keep environments in one split")
@@ -43,3 +43,19 @@ SelectorKind = Annotated[str, typer.Option("--selector", help="dqn | skip | top1
 Checkpoint = Annotated[Path | None, typer.Option(help="selector checkpoint file")]
 MinGain = Annotated[float, typer.Option(help="admit only edits that gain more than this utility")]
 Epochs = Annotated[int, typer.Option(help="passes over the training split")]
+GeneratorModel = Annotated[
+    str | None,
+    typer.Option(
+        "--generator-model",
+        help="another model of the same backbone that writes the alternatives (e.g. the 1.5B builds records "
+        "the 0.5B agent uses); default: the agent's model",
+    ),
+]
+Samples = Annotated[
+    int, typer.Option(min=0, max=32, help="generator calls at temperature after the greedy one (one alternative each)")
+]
+GeneratorStrategy = Annotated[
+    str,
+    typer.Option(help="sampled: one alternative per call, conditions derived from facts; batch: one call, "
+                 "the model writes up to 4 alternatives and their conditions"),
+]

@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated, get_args
 
+import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from countermem.agents import TaskOutcome
 from countermem.cli import _options as opt
-from countermem.cli._common import console, friendly_errors
+from countermem.cli._common import console, friendly_errors, resume_hint_on_interrupt
 from countermem.core import ConfigError, Task
 from countermem.domains import Benchmark, BenchmarkOptions, benchmark_names, load_benchmark
 from countermem.experiment import RunConfig, RunDir, oracle_script, run_tasks, select_tasks
 from countermem.experiment._metrics import RunMetrics, format_per_solved
-from countermem.experiment._runner import DEFAULT_MODELS, ProgressCallback
+from countermem.experiment._runner import DEFAULT_MODELS, ProgressCallback, SplitName
 from countermem.llm import LLM
 
 DEFAULT_BENCHMARK = {
@@ -28,6 +30,8 @@ DEFAULT_BENCHMARK = {
     "sat": "satlib",
 }
 BACKBONES = ("local", "openai", "scripted", "simulated")
+SPLITS: tuple[str, ...] = get_args(SplitName)
+SplitOption = Annotated[str, typer.Option(help="all | construct | train | heldout (the stage splits of the benchmark)")]
 
 
 @dataclass(frozen=True)
@@ -64,8 +68,16 @@ def prepare(
     cache: Path | None,
     data_dir: Path | None,
     unsafe_no_sandbox: bool,
+    out: Path,
+    resume: bool,
+    run_config: Callable[[RunConfig], RunConfig] | None = None,
 ) -> Prepared:
-    """Load the benchmark, pick the tasks and build the LLM; every check a person would want first."""
+    """Load the benchmark, pick the tasks and build the LLM; every check a person would want first.
+
+    The run directory is checked (and created) before the model is built, since loading a model
+    takes seconds to minutes; `run_config` turns the config into the one the run directory will
+    record (a stage adds its memory settings), so that a resume with other flags is refused early too.
+    """
     from countermem.experiment import simulated_llm_for
     from countermem.llm import make_llm
 
@@ -74,6 +86,8 @@ def prepare(
         raise ConfigError(f"unknown backbone {backbone!r}; choose one of {', '.join(BACKBONES)}")
     if agent not in ("react", "reflexion"):
         raise ConfigError(f"unknown agent {agent!r}; choose react or reflexion")
+    if split not in SPLITS:
+        raise ConfigError(f"unknown --split {split!r}; choose one of {', '.join(SPLITS)}")
     bench = load_benchmark(name, BenchmarkOptions(data_dir=data_dir, unsafe_no_sandbox=unsafe_no_sandbox))
     availability = bench.availability()
     if not availability.available:
@@ -89,6 +103,7 @@ def prepare(
     tasks = select_tasks(bench, config)
     if not tasks:
         raise ConfigError(f"no tasks selected from {name!r} (split {split}, limit {limit})")
+    RunDir(out).check(run_config(config) if run_config else config, resume=resume)
     llm: LLM
     if backbone == "simulated":
         llm = simulated_llm_for(bench, bench.tasks(), seed=seed)
@@ -147,6 +162,7 @@ def print_metrics(metrics: RunMetrics, out: Path) -> None:
 
 @friendly_errors
 def run(
+    ctx: typer.Context,
     domain: opt.Domain = None,
     benchmark: opt.BenchmarkName = None,
     backbone: opt.Backbone = "local",
@@ -154,7 +170,7 @@ def run(
     base_url: opt.BaseUrl = None,
     api_key: opt.ApiKey = None,
     limit: opt.Limit = None,
-    split: str = "all",
+    split: SplitOption = "all",
     split_seed: opt.SplitSeed = 0,
     split_by_environment: opt.SplitByEnv = True,
     seed: opt.Seed = 0,
@@ -171,18 +187,20 @@ def run(
     unsafe_no_sandbox: opt.Unsafe = False,
 ) -> None:
     """Run an agent (no memory) on a benchmark and print its measures."""
-    prepared = prepare(
-        domain=domain, benchmark=benchmark, backbone=backbone, model=model, base_url=base_url,
-        api_key=api_key, limit=limit, split=split, split_seed=split_seed,
-        split_by_environment=split_by_environment, seed=seed, agent=agent, max_trials=max_trials,
-        max_steps=max_steps, max_tokens=max_tokens, max_new_tokens=max_new_tokens,
-        temperature=temperature, cache=cache, data_dir=data_dir, unsafe_no_sandbox=unsafe_no_sandbox,
-    )
-    with progress_bar(len(prepared.tasks)) as on_done:
-        metrics = run_tasks(
-            prepared.config, prepared.llm, prepared.benchmark, prepared.tasks, RunDir(out),
-            resume=resume, on_task_done=on_done, simulated=prepared.simulated,
+    with resume_hint_on_interrupt(ctx):
+        prepared = prepare(
+            domain=domain, benchmark=benchmark, backbone=backbone, model=model, base_url=base_url,
+            api_key=api_key, limit=limit, split=split, split_seed=split_seed,
+            split_by_environment=split_by_environment, seed=seed, agent=agent, max_trials=max_trials,
+            max_steps=max_steps, max_tokens=max_tokens, max_new_tokens=max_new_tokens,
+            temperature=temperature, cache=cache, data_dir=data_dir, unsafe_no_sandbox=unsafe_no_sandbox,
+            out=out, resume=resume,
         )
+        with progress_bar(len(prepared.tasks)) as on_done:
+            metrics = run_tasks(
+                prepared.config, prepared.llm, prepared.benchmark, prepared.tasks, RunDir(out),
+                resume=resume, on_task_done=on_done, simulated=prepared.simulated,
+            )
     print_metrics(metrics, out)
 
 

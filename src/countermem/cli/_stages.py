@@ -10,23 +10,32 @@ import typer
 from rich.table import Table
 
 from countermem.cli import _options as opt
-from countermem.cli._common import console, friendly_errors
+from countermem.cli._common import console, friendly_errors, print_warning, resume_hint_on_interrupt
 from countermem.cli._run import prepare, print_metrics, progress_bar
 from countermem.core import ConfigError
-from countermem.experiment import RunDir
+from countermem.experiment import RunConfig, RunDir
 from countermem.experiment._paired import read_stage
 from countermem.experiment._stages import (
     MemorySettings,
     StageReport,
+    checkpoint_warnings,
     construct_memory,
     evaluate_memory,
+    stage_config,
     train_selector,
 )
+from countermem.llm import LLM
+from countermem.memory import GeneratorSettings
 
 _PREPARE_KEYS = set(inspect.signature(prepare).parameters)
 
 
 def _run_stage(stage: Literal["construct", "train", "evaluate"], params: dict[str, Any]) -> None:
+    with resume_hint_on_interrupt(params.pop("ctx")):
+        _stage(stage, params)
+
+
+def _stage(stage: Literal["construct", "train", "evaluate"], params: dict[str, Any]) -> None:
     selector = params.get("selector", "dqn")
     if selector not in ("dqn", "skip", "top1", "random"):
         raise ConfigError(f"unknown selector {selector!r}; choose dqn, skip, top1 or random")
@@ -42,16 +51,25 @@ def _run_stage(stage: Literal["construct", "train", "evaluate"], params: dict[st
         checkpoint=params.get("checkpoint"),
         min_gain=params.get("min_gain", 0.05),
         seed=params["seed"],
+        generator=_generator_settings(params),
+        generator_model=params.get("generator_model") or "",
     )
-    prepared = prepare(split=stage if stage != "evaluate" else "heldout", **{
-        k: v for k, v in params.items() if k in _PREPARE_KEYS
-    })
+    if stage == "evaluate":
+        for warning in checkpoint_warnings(settings):  # before the model loads, so a person can stop here
+            print_warning(warning)
+    prepared = prepare(
+        split=stage if stage != "evaluate" else "heldout",
+        run_config=lambda config: stage_config(config, stage, settings),
+        **{k: v for k, v in params.items() if k in _PREPARE_KEYS},
+    )
     out: Path = params["out"]
     common = {"resume": params["resume"], "simulated": prepared.simulated}
     with progress_bar(len(prepared.tasks)) as on_done:
         args = (prepared.config, settings, prepared.llm, prepared.benchmark, prepared.tasks, RunDir(out))
         if stage == "construct":
-            result = construct_memory(*args, on_task_done=on_done, **common)
+            result = construct_memory(
+                *args, on_task_done=on_done, generator_llm=_generator_llm(params, prepared.config), **common
+            )
         elif stage == "train":
             result = train_selector(*args, on_task_done=on_done, epochs=params["epochs"], **common)
         else:
@@ -62,6 +80,34 @@ def _run_stage(stage: Literal["construct", "train", "evaluate"], params: dict[st
             )
     print_metrics(result.metrics, out)
     _print_report(result.report)
+
+
+def _generator_settings(params: dict[str, Any]) -> GeneratorSettings:
+    strategy = params.get("generator_strategy", "sampled")
+    if strategy == "batch":
+        return GeneratorSettings.batch()
+    if strategy != "sampled":
+        raise ConfigError(f"unknown --generator-strategy {strategy!r}; choose sampled or batch")
+    return GeneratorSettings(samples=params.get("samples", 4))
+
+
+def _generator_llm(params: dict[str, Any], config: RunConfig) -> LLM | None:
+    """The generator's own model on the agent's backbone (and server), or None for the agent's model."""
+    name = params.get("generator_model")
+    if not name:
+        return None
+    if config.backbone in ("simulated", "scripted"):
+        raise ConfigError(f"--generator-model needs a real backbone (local or openai), not {config.backbone}")
+    from countermem.llm import CachedLLM, make_llm
+
+    llm: LLM = make_llm(
+        config.backbone, model=name, base_url=params.get("base_url"), api_key=params.get("api_key"),
+        seed=params["seed"],
+    )
+    cache: Path | None = params.get("cache")
+    if cache is not None:
+        llm = CachedLLM(llm, cache.with_name(cache.stem + "-generator" + cache.suffix))
+    return llm
 
 
 TrainedRun = Annotated[
@@ -95,7 +141,9 @@ def _print_report(report: StageReport) -> None:
             ("alternatives proposed", str(report.construction_alternatives)),
             ("records admitted", str(report.construction_admitted)),
             ("world-model calls (verification)", str(report.construction_world_model_calls)),
-            ("generator tokens (not task-run)", str(report.generator_usage.total)),
+            ("generator calls / tokens (not task-run)",
+             f"{report.construction_generator_calls} / {report.generator_usage.total}"),
+            ("generation and verification time", f"{report.construction_learn_seconds:.1f} s"),
         ]
     else:
         coverage = "n/a" if report.retrieval_coverage is None else f"{100 * report.retrieval_coverage:.1f}%"
@@ -111,10 +159,13 @@ def _print_report(report: StageReport) -> None:
     for row in rows:
         table.add_row(*row)
     console.print(table)
+    for warning in report.warnings:
+        print_warning(warning)
 
 
 @friendly_errors
 def construct(
+    ctx: typer.Context,
     store: opt.Store,
     domain: opt.Domain = None,
     benchmark: opt.BenchmarkName = None,
@@ -135,6 +186,9 @@ def construct(
     capacity: opt.Capacity = 200,
     retention: opt.Retention = "utility",
     min_gain: opt.MinGain = 0.05,
+    generator_model: opt.GeneratorModel = None,
+    samples: opt.Samples = 4,
+    generator_strategy: opt.GeneratorStrategy = "sampled",
     out: opt.Out = Path("runs/construct"),
     resume: opt.Resume = False,
     cache: opt.Cache = None,
@@ -147,6 +201,7 @@ def construct(
 
 @friendly_errors
 def train(
+    ctx: typer.Context,
     store: opt.Store,
     checkpoint: opt.Checkpoint = None,
     domain: opt.Domain = None,
@@ -182,6 +237,7 @@ def train(
 
 @friendly_errors
 def evaluate(
+    ctx: typer.Context,
     store: opt.Store,
     checkpoint: opt.Checkpoint = None,
     selector: opt.SelectorKind = "dqn",

@@ -13,7 +13,7 @@ import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from countermem.core import Action, CheckResult, Facts, Task
 
@@ -70,6 +70,9 @@ class Benchmark(ABC):
     description: ClassVar[str]
     action_language: ClassVar[str]
     """The fence language an agent wraps its action in (sql, python, coq, smt2, dimacs...)."""
+    repair_mode: ClassVar[Literal["edit", "resolve"]] = "edit"
+    """How memory's generator repairs a failed action: `edit` it locally, or `resolve` the task
+    (a worked math answer is no code to edit; its judge reads only the final answer)."""
 
     def __init__(self, options: BenchmarkOptions | None = None) -> None:
         self.options = options or BenchmarkOptions()

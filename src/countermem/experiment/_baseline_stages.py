@@ -20,6 +20,7 @@ from countermem.llm import LLM
 from countermem.memory import (
     CheckedAlternatives,
     Generator,
+    GeneratorSettings,
     StrategyBank,
     StrategyDistiller,
     StrategyLearner,
@@ -102,9 +103,12 @@ def evaluate_baseline(
         hook = StrategyMemory(bank, make_embedder(ctx.config.memory.embedder), k=ctx.config.baselines.strategy_k)
         store_name = str(path)
     elif spec.kind == "checked":
+        generator = ctx.config.memory.generator.settings()
         hook = CheckedAlternatives(
-            Generator(llm), ctx.benchmark.world_model, action_language=ctx.benchmark.action_language,
+            Generator(llm, settings=GeneratorSettings.batch() if ctx.simulated else generator),
+            ctx.benchmark.world_model, action_language=ctx.benchmark.action_language,
             max_alternatives=ctx.config.memory.max_alternatives, min_gain=ctx.config.memory.min_gain,
+            instructions=ctx.benchmark.instructions(), mode=ctx.benchmark.repair_mode,
         )
     else:
         raise ConfigError(f"method {spec.name} is not a baseline with its own stages")

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from countermem.agents import TaskOutcome
 from countermem.core import Usage
@@ -60,6 +60,9 @@ class RunMetrics(BaseModel):
     cached_llm_calls: int = 0
     seconds: float
     per_task: list[PerTask]
+    warnings: list[str] = Field(default_factory=list)
+    """What makes these numbers mean less than they seem (e.g. a selector that never trained);
+    kept with the metrics so that a rewritten report still says it."""
 
 
 def _per_solved(total: int, solved: int) -> float | None:

@@ -33,6 +33,8 @@ def write_run_report(path: Path, metrics: RunMetrics) -> Path:
         f"| wall time of task runs | {metrics.seconds:.1f} s |",
         "",
     ]
+    if metrics.warnings:
+        lines += ["## Warnings", "", *(f"- {warning}" for warning in metrics.warnings), ""]
     for plot in plots:
         lines += [f"![{plot.stem}]({plot.name})", ""]
     lines += [

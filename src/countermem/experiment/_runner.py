@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from countermem.agents import AgentLimits, MemoryHook, ReActAgent, ReflexionAgent, TaskOutcome
 from countermem.agents._react import EventSink
@@ -44,7 +44,8 @@ class RunConfig(BaseModel):
     split_seed: int = 0
     split_by_environment: bool = True
     """False puts tasks of one environment into several splits (the 'original environment' setting)."""
-    limit: int | None = None
+    limit: int | None = Field(default=None, ge=1)
+    """At most this many tasks; below 1 would be a Python slice (-1: all tasks but one), so refused."""
     seed: int = 0
     max_steps: int = 5
     max_tokens: int = 16000
@@ -120,6 +121,7 @@ def run_tasks(
                     tries.append(_failed_outcome(task, f"llm_error: {error}", time.perf_counter() - started))
             outcome = tries[0] if len(tries) == 1 else best_of(tries)
         run_dir.append_result(outcome)
+        finished[task.id] = outcome  # a task listed twice is recorded once
         outcomes.append(outcome)
         if on_task_done:
             on_task_done(outcome, len(outcomes), total)

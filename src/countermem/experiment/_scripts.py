@@ -3,7 +3,8 @@
 It checks the benchmark's known-wrong action, then submits the gold action: it exercises
 every path of a run (a failed check, an observation, a passing submission) at no model
 cost. Asked as the memory generator (construct stage), it proposes the gold action of the
-failed task with the universal condition `none`, so a plumbing study admits records too.
+failed task (batch prompts: with the universal condition `none`; sampled prompts: the action
+alone, its condition is derived from the facts), so a plumbing study admits records too.
 Asked as ReasoningBank's judge it says success (the oracle always ends with the gold); asked to
 distill, it writes one fixed strategy item: plumbing for the strategy baselines, never content. Its success figure says the pipeline works, nothing about any LLM; runs made with it
 are labelled `scripted` everywhere.
@@ -17,7 +18,7 @@ from countermem.core import ConfigError, Task
 from countermem.domains import Benchmark
 from countermem.experiment._simulation import is_generator_prompt, read_generator_prompt
 from countermem.llm import Message
-from countermem.memory import JUDGE_MARKER, is_strategy_prompt
+from countermem.memory import JUDGE_MARKER, is_sampled_prompt, is_strategy_prompt, sampled_prompt_situation
 
 
 def oracle_script(benchmark: Benchmark, tasks: list[Task]) -> Callable[[list[Message]], str]:
@@ -33,12 +34,15 @@ def oracle_script(benchmark: Benchmark, tasks: list[Task]) -> Callable[[list[Mes
                 "## Description Run the checker on a candidate before submitting it.\n"
                 "## Content A failed check names what is wrong; fix that part and check again."
             )
+        if is_sampled_prompt(messages):
+            gold_text = benchmark.gold_action(_repaired_task(rendered, sampled_prompt_situation(messages))).content
+            if benchmark.repair_mode == "resolve":
+                return gold_text
+            return f"Fix: the known answer.\n```{fence}\n{gold_text}\n```"
         if is_generator_prompt(messages):
-            situation = read_generator_prompt(messages).situation
-            found = next((t for text, t in rendered.items() if situation.startswith(text)), None)
-            if found is None:
-                raise ConfigError("the scripted oracle was asked to repair a task it was not given")
-            gold_text = benchmark.gold_action(found).content
+            gold_text = benchmark.gold_action(
+                _repaired_task(rendered, read_generator_prompt(messages).situation)
+            ).content
             return f"### Alternative 1\nRationale: the known answer.\nCondition: none\n```{fence}\n{gold_text}\n```"
         user = next((m.content for m in messages if m.role == "user"), "")
         task = next((t for text, t in rendered.items() if user.startswith(text)), None)
@@ -56,3 +60,28 @@ def oracle_script(benchmark: Benchmark, tasks: list[Task]) -> Callable[[list[Mes
         return f"Thought: this should be right.\nAction: submit\n```{fence}\n{gold}\n```"
 
     return reply
+
+
+def _repaired_task(rendered: dict[str, Task], situation: str) -> Task:
+    """The task whose rendering the generator's situation shows: in full, or clipped to its head
+    and tail (the clip keeps both), so the longest shared head plus tail picks it."""
+    exact = next((t for text, t in rendered.items() if situation.startswith(text)), None)
+    if exact is not None:
+        return exact
+
+    def shared(text: str) -> int:
+        return _common_head(text, situation) + _common_head(text[::-1], situation[::-1])
+
+    best = max(rendered, key=shared, default=None)
+    if best is None or shared(best) == 0:
+        raise ConfigError("the scripted oracle was asked to repair a task it was not given")
+    return rendered[best]
+
+
+def _common_head(a: str, b: str) -> int:
+    size = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        size += 1
+    return size

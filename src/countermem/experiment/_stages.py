@@ -9,6 +9,12 @@ Each stage writes `stage.json` beside the run's metrics: what went in (with sha2
 store and checkpoint files) and what came out (records admitted, generator tokens, selector
 losses, retrieval coverage). Selector-training and construction costs are reported there, on
 their own lines, never inside task-run tokens.
+
+A stage claims its run directory (writes the manifest) before it writes anything beside it, so
+that a store or epoch folders inside `--out` do not make the folder look like someone else's.
+Evaluating with a DQN checkpoint that never made an update (a training split too small to reach
+`learning_starts`) is allowed, since it is still a measurement, but the run's metrics and report
+say so: its choices are those of an untrained network.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from countermem.core import ArtifactMismatchError, ConfigError, Task, Usage
 from countermem.core import sha256_file as file_sha256
 from countermem.domains import Benchmark
 from countermem.experiment._metrics import RunMetrics
+from countermem.experiment._report import write_run_report
 from countermem.experiment._rundir import RunDir
 from countermem.experiment._runner import ProgressCallback, RunConfig, run_tasks
 from countermem.llm import LLM
@@ -31,9 +38,11 @@ from countermem.memory import (
     AdmissionReport,
     Admitter,
     AdvisorOptions,
+    ConditionContext,
     CounterfactualLearner,
     CounterfactualMemory,
     Generator,
+    GeneratorSettings,
     LearnWhileAdvising,
     Proposal,
     Record,
@@ -81,12 +90,22 @@ class MemorySettings(BaseModel):
     seed: int = 0
     reward: RewardWeights = Field(default_factory=RewardWeights)
     dqn: DQNConfig = Field(default_factory=DQNConfig)
+    generator: GeneratorSettings = Field(default_factory=GeneratorSettings)
+    """Module I: one alternative per call (greedy + samples) with derived conditions, by default."""
+    generator_model: str = ""
+    """The generator's own model when it is not the agent's (recorded, so a resume with another is refused)."""
 
     def flat(self) -> dict[str, str | int | float | bool | None]:
-        data = self.model_dump(mode="json", exclude={"reward", "dqn"})
+        data = self.model_dump(mode="json", exclude={"reward", "dqn", "generator"})
         data["reward"] = self.reward.model_dump_json()
         data["dqn"] = self.dqn.model_dump_json()
+        data["generator"] = self.generator.model_dump_json()
         return data
+
+    def generator_for(self, simulated: bool) -> GeneratorSettings:
+        """The SIMULATED backbone answers only the batch contract (one call, model-written
+        conditions, which its test bed makes right or careless on purpose), so it gets that."""
+        return GeneratorSettings.batch() if simulated else self.generator
 
 
 class StageReport(BaseModel):
@@ -105,15 +124,21 @@ class StageReport(BaseModel):
     construction_alternatives: int = 0
     construction_admitted: int = 0
     construction_world_model_calls: int = 0
+    construction_generator_calls: int = 0
+    construction_learn_seconds: float = 0.0
+    """Wall time spent generating and verifying alternatives (not in the task runs' time)."""
     generator_usage: Usage = Field(default_factory=Usage)
     selector: str = ""
     selector_updates: int = 0
     selector_final_loss: float | None = None
+    selector_checkpoint_updates: int | None = None
+    """Updates the evaluated DQN checkpoint made in training (None for other selectors)."""
     retrieval_attempts: int = 0
     retrieval_coverage: float | None = None
     records_selected: int = 0
     records_skipped: int = 0
     simulated: bool = False
+    warnings: list[str] = Field(default_factory=list)
 
 
 class BuildCost(BaseModel):
@@ -143,7 +168,8 @@ class StageResult(BaseModel):
     report: StageReport
 
 
-def _stage_config(config: RunConfig, stage: str, settings: MemorySettings) -> RunConfig:
+def stage_config(config: RunConfig, stage: str, settings: MemorySettings) -> RunConfig:
+    """The config a stage's run directory records (and checks on resume): the run's plus memory."""
     return config.model_copy(update={"stage": stage, "memory": settings.flat()})
 
 
@@ -161,6 +187,8 @@ def construct_memory(
     simulated: bool = False,
 ) -> StageResult:
     """Run the agent on source tasks and admit verified corrections of its failures."""
+    construct_config = stage_config(config, "construct", settings)
+    run_dir.prepare(construct_config, seed=config.seed, resume=resume)  # before the store, which may live in it
     settings.store.parent.mkdir(parents=True, exist_ok=True)
     store = SQLiteStore(
         settings.store, capacity=settings.capacity, retention=settings.retention, seed=settings.seed,
@@ -168,20 +196,25 @@ def construct_memory(
     )
     try:
         before = len(store.all())
+        generator_settings = settings.generator_for(simulated)
         learner = CounterfactualLearner(
-            Generator(generator_llm or llm),
+            Generator(generator_llm or llm, settings=generator_settings),
             Admitter(store, min_gain=settings.min_gain, stage="construct")
             if settings.admission == "verified" else UnverifiedAdmitter(store, stage="construct"),
             benchmark.world_model,
             action_language=benchmark.action_language,
             max_alternatives=settings.max_alternatives,
             on_learned=_admission_log(run_dir),
+            instructions=benchmark.instructions(),
+            mode=benchmark.repair_mode,
+            conditions=ConditionContext(facts_of=benchmark.facts)
+            if generator_settings.conditions == "derived" else None,
         )
         hook: CounterfactualLearner | LearnWhileAdvising = learner
         if settings.construct_advice == "top1":
             hook = _learn_while_advising(learner, store, settings, benchmark)
         metrics = run_tasks(
-            _stage_config(config, "construct", settings), llm, benchmark, tasks, run_dir,
+            construct_config, llm, benchmark, tasks, run_dir,
             resume=resume, memory=hook, on_task_done=on_task_done, simulated=simulated,
         )
         after = len(store.all())
@@ -193,6 +226,7 @@ def construct_memory(
         store_sha256=file_sha256(settings.store), records_before=before, records_after=after,
         construction_failures_seen=stats.failures_seen, construction_alternatives=stats.alternatives,
         construction_admitted=stats.admitted, construction_world_model_calls=stats.world_model_calls,
+        construction_generator_calls=stats.generator_calls, construction_learn_seconds=round(stats.seconds, 3),
         generator_usage=stats.generator_usage, simulated=simulated,
     )
     run_dir.write_json("stage.json", report)
@@ -230,6 +264,8 @@ def _admission_log(run_dir: RunDir) -> Callable[[Proposal, AdmissionReport], Non
             "task_id": report.task_id,
             "raw_text": proposal.raw_text,
             "problems": proposal.problems,
+            "calls": proposal.calls,
+            "condition_source": proposal.condition_source,
             "usage": proposal.usage.model_dump(),
             "report": report.model_dump(mode="json", exclude={"record"}),
         }
@@ -253,6 +289,30 @@ def make_selector(settings: MemorySettings, *, training: bool) -> Selector:
     if settings.checkpoint is None:
         raise ConfigError("the dqn selector needs --checkpoint (train one with `countermem train`)")
     return DQNSelector.load(settings.checkpoint)
+
+
+def untrained_selector_warnings(selector: Selector, checkpoint: str) -> list[str]:
+    """Why a frozen selector's choices may mean nothing: a DQN checkpoint that never updated.
+
+    `checkpoint` names the file as the reader should see it: the path a person typed on the
+    console, the bare file name in a run's metrics (so that twin runs in two folders agree).
+    """
+    if not isinstance(selector, DQNSelector) or selector.train_step_stats.updates > 0:
+        return []
+    c = selector.config
+    return [
+        f"the DQN selector in {checkpoint} made 0 updates in training (its replay buffer never reached "
+        f"{max(c.learning_starts, c.batch_size)} transitions: learning_starts {c.learning_starts}, batch_size "
+        f"{c.batch_size}), so it chooses as an untrained network; train on more tasks or more epochs, lower "
+        "dqn.learning_starts, or evaluate a fixed policy (--selector top1 | skip)"
+    ]
+
+
+def checkpoint_warnings(settings: MemorySettings) -> list[str]:
+    """The warnings evaluation will give for this selector, read from its checkpoint before a model loads."""
+    if settings.selector != "dqn":
+        return []
+    return untrained_selector_warnings(make_selector(settings, training=False), str(settings.checkpoint))
 
 
 def _advised_stage(
@@ -292,6 +352,8 @@ def _advised_stage(
     try:
         training = stage == "train"
         chosen = selector or make_selector(settings, training=training)
+        where = settings.checkpoint.name if settings.checkpoint else "its checkpoint"
+        warnings = [] if training else untrained_selector_warnings(chosen, where)
         retriever = Retriever(
             store, make_embedder(settings.embedder), k=settings.k, scope=settings.scope,
             use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed,
@@ -305,17 +367,22 @@ def _advised_stage(
             ),
             reward_weights=settings.reward,
         )
-        stage_config = _stage_config(config, stage, settings)
+        advised_config = stage_config(config, stage, settings)
+        run_dir.prepare(advised_config, seed=config.seed, resume=resume)  # before its epoch-N/ folders
         if training and epochs > 1:
             for epoch in range(epochs - 1):
                 run_tasks(
-                    stage_config, llm, benchmark, tasks, RunDir(run_dir.path / f"epoch-{epoch + 1}"),
+                    advised_config, llm, benchmark, tasks, RunDir(run_dir.path / f"epoch-{epoch + 1}"),
                     resume=resume, memory=advisor, on_task_done=on_task_done, simulated=simulated,
                 )
         metrics = run_tasks(
-            stage_config, llm, benchmark, tasks, run_dir, resume=resume,
+            advised_config, llm, benchmark, tasks, run_dir, resume=resume,
             memory=advisor, on_task_done=on_task_done, simulated=simulated,
         )
+        if warnings:
+            metrics = metrics.model_copy(update={"warnings": [*metrics.warnings, *warnings]})
+            run_dir.write_json("metrics.json", metrics)
+            write_run_report(run_dir.path, metrics)
         records = len(store.all())
     finally:
         store.close()
@@ -336,7 +403,9 @@ def _advised_stage(
         selector_final_loss=advisor.stats.losses[-1] if advisor.stats.losses else None,
         retrieval_attempts=advisor.stats.attempts, retrieval_coverage=advisor.stats.coverage,
         records_selected=advisor.stats.selected, records_skipped=advisor.stats.skipped,
-        simulated=simulated,
+        selector_checkpoint_updates=chosen.train_step_stats.updates
+        if isinstance(chosen, DQNSelector) and not training else None,
+        simulated=simulated, warnings=warnings,
     )
     run_dir.write_json("stage.json", report)
     return StageResult(metrics=metrics, report=report)

@@ -33,6 +33,7 @@ from countermem.experiment._rundir import git_commit, package_versions, write_js
 from countermem.experiment._study_config import StudyConfig
 from countermem.experiment._study_jobs import JobRecord, execute_job, read_record, verify_record
 from countermem.experiment._study_plan import Job, StudyPlan, plan_study
+from countermem.llm import usable_cores
 
 MANIFEST = "manifest.json"
 
@@ -139,7 +140,7 @@ def _job_entry(root: Path, config_json: str, job: Job, threads: int) -> JobRecor
 
 def threads_per_worker(workers: int) -> int:
     """Cores shared out among workers: llama.cpp slows down badly when its threads outnumber the cores."""
-    return max(1, (os.cpu_count() or 1) // workers)
+    return max(1, usable_cores() // workers)
 
 
 def _link(root: Path, plan: StudyPlan) -> None:

@@ -16,6 +16,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from countermem.core import ConfigError
+from countermem.domains import benchmark_names
+from countermem.memory import GeneratorSettings
 from countermem.selector import DQNConfig
 
 BackboneKind = Literal["local", "openai", "scripted", "simulated"]
@@ -70,6 +72,19 @@ class AgentSettings(_Strict):
     temperature: float = 0.0
 
 
+class GeneratorConfig(GeneratorSettings):
+    """`[memory.generator]`: Module I's settings, and optionally its own model.
+
+    `model` names another model of the same backbone kind (and server) that writes the
+    alternatives, e.g. the 1.5B builds records that the 0.5B agent then uses; empty: the agent's.
+    """
+
+    model: str = ""
+
+    def settings(self) -> GeneratorSettings:
+        return GeneratorSettings(**self.model_dump(exclude={"model"}))
+
+
 class MemoryConfig(_Strict):
     capacity: int = 200
     embedder: Literal["minilm", "lexical"] = "minilm"
@@ -81,6 +96,7 @@ class MemoryConfig(_Strict):
     construct_advice: Literal["none", "top1"] = "top1"
     """Offer records of earlier source tasks during construction, so reuse statistics exist."""
     dqn: DQNConfig = Field(default_factory=DQNConfig)
+    generator: GeneratorConfig = Field(default_factory=lambda: GeneratorConfig())
 
 
 class SimulationSettings(_Strict):
@@ -182,6 +198,10 @@ def parse_study_config(data: dict[str, object], *, source: str = "study config")
         raise ConfigError(f"{source}: {problems}") from error
     from countermem.experiment._methods import method_spec
 
+    known = benchmark_names()
+    for name in config.benchmarks:  # only a known benchmark whose data or checker is missing is skipped
+        if name not in known:
+            raise ConfigError(f"{source}: benchmarks: unknown benchmark {name!r}; known benchmarks: {', '.join(known)}")
     for name in [*config.methods, *config.analyses.transfer_methods, *config.analyses.accumulation_methods,
                  *config.analyses.budget_methods]:
         method_spec(name)

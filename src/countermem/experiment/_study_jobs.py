@@ -164,7 +164,26 @@ def memory_settings(ctx: JobContext, *, store: Path, checkpoint: Path | None) ->
         rank=spec.rank, use_conditions=spec.use_conditions, selector=memory.selector, checkpoint=checkpoint,
         min_gain=memory.min_gain, max_alternatives=memory.max_alternatives, seed=ctx.job.cell.seed,
         admission=spec.admission, dqn=memory.dqn, construct_advice=memory.construct_advice,
+        generator=memory.generator.settings(), generator_model=memory.generator.model,
     )
+
+
+def build_generator_llm(ctx: JobContext) -> LLM | None:
+    """The generator's own model (`[memory.generator] model`), on the cell's backbone kind and server;
+    None when the agent's model writes the alternatives. Its replies have their own cache file."""
+    name = ctx.config.memory.generator.model
+    spec = ctx.config.backbones[ctx.job.cell.backbone]
+    if not name or spec.kind in ("simulated", "scripted"):
+        return None
+    llm: LLM = make_llm(
+        spec.kind, model=name, base_url=spec.base_url, api_key=spec.api_key(), seed=ctx.job.cell.seed,
+        n_threads=ctx.threads,
+    )
+    if ctx.config.cache:
+        cache = ctx.root / "cache" / f"{ctx.job.cell.backbone}-generator.sqlite"
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        llm = CachedLLM(llm, cache)
+    return llm
 
 
 ProgressHook = Callable[[TaskOutcome, int, int], None]
@@ -257,6 +276,7 @@ def _construct(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]
     construct_memory(
         run_config(ctx, split="construct"), settings, build_llm(ctx), ctx.benchmark, ctx.tasks,
         RunDir(ctx.out / "construct"), on_task_done=done, simulated=ctx.simulated,
+        generator_llm=build_generator_llm(ctx),
     )
     return [store, *snapshots, ctx.out / "construct" / "metrics.json", ctx.out / "construct" / "stage.json"]
 
@@ -376,6 +396,8 @@ def _merge(ctx: JobContext) -> list[Path]:
         ordered, benchmark=ctx.benchmark.name, backbone=config.backbone, model=config.model,
         simulated=ctx.simulated, cached_llm_calls=sum(m.cached_llm_calls for m in parts),
     )
+    warnings = list(dict.fromkeys(w for m in parts for w in m.warnings))  # each shard gives the same ones
+    metrics = metrics.model_copy(update={"warnings": warnings})
     run_dir.write_json("metrics.json", metrics)
     write_run_report(run_dir.path, metrics)
     outputs = [ctx.out / "metrics.json", ctx.out / "results.jsonl"]

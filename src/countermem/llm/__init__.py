@@ -3,7 +3,7 @@
 from countermem.core import sha256_file
 from countermem.llm._cache import CachedLLM, cache_key
 from countermem.llm._factory import BACKBONES, make_llm
-from countermem.llm._local import LocalLLM, default_threads
+from countermem.llm._local import LocalLLM, default_threads, usable_cores
 from countermem.llm._openai import OpenAIChat, RetryPolicy
 from countermem.llm._protocol import LLM, Completion, GenerationParams, Message, Role
 from countermem.llm._pull import (
@@ -83,5 +83,6 @@ __all__ = [
     "scripted_usage",
     "sha256_file",
     "token_counter",
+    "usable_cores",
     "verify_model_file",
 ]

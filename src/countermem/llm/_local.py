@@ -13,6 +13,10 @@ messages begin with the previous messages and reply, as an agent's next step doe
 otherwise: a reply is then a function of its own conversation, whatever ran before in this
 process, and a run and its no-memory twin in another process get the same replies. A study
 showed the difference before this rule (two twins on one sql-shop task diverged at step 2).
+One exception: a call with exactly the previous call's messages (memory's generator drawing
+several samples of one prompt) keeps the cache, which saves evaluating a long prompt again for
+each draw; such a reply is a function of its prompt and the draw before it, and the generator
+always draws in the same order (greedy, then seeds), so runs stay reproducible.
 
 Sampler settings are passed explicitly (`_sampling.LLAMA_CPP_SAMPLING`, equal to this library's
 defaults) so the `openai` backend can send the same ones to a llama.cpp server.
@@ -34,9 +38,17 @@ from countermem.llm._registry import DEFAULT_MODEL, MODELS
 from countermem.llm._sampling import LLAMA_CPP_SAMPLING
 
 
+def usable_cores() -> int:
+    """Cores this process may run on (`taskset`, a container's CPU set), not all the machine has."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # no affinity API on this platform
+        return max(1, os.cpu_count() or 1)
+
+
 def default_threads() -> int:
     """Two threads at most: measured faster than more on small shared machines, and polite to others."""
-    return max(1, min(2, os.cpu_count() or 1))
+    return min(2, usable_cores())
 
 
 def _import_llama_cpp() -> Any:
@@ -102,7 +114,10 @@ class LocalLLM:
         turns = [(m.role, m.content) for m in messages]
         try:
             with self._lock:
-                if turns[: len(self._conversation)] != self._conversation or not self._conversation:
+                previous = self._conversation
+                continues = bool(previous) and turns[: len(previous)] == previous
+                resample = bool(previous) and turns == previous[:-1]
+                if not (continues or resample):
                     self._llama.reset()
                 response = self._llama.create_chat_completion(
                     messages=[{"role": m.role, "content": m.content} for m in messages],

@@ -37,8 +37,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from countermem.core import Action, CheckResult, ConfigError, Facts, StoreError, Task
 from countermem.domains import State, WorldModel
+from countermem.memory._condition_builder import ConditionContext, derive_for_proposal
 from countermem.memory._conditions import ConditionError
-from countermem.memory._generator import Alternative, GenerationRequest, Generator, Proposal
+from countermem.memory._generator import Alternative, GenerationRequest, Generator, Proposal, RepairMode
 from countermem.memory._record import ApplicabilityCondition, Record, RecordSource, Stage
 from countermem.memory._store import EvictionEvent, Store
 
@@ -255,7 +256,10 @@ def judge_condition(alternative: Alternative, facts: Facts) -> tuple[list[tuple[
     canonical: str | None = None
     text = alternative.condition_text
     if text is None:
-        failures.append(("bad_condition", "the answer gave no condition (never read as universal)"))
+        if alternative.condition_origin.startswith("derived"):
+            failures.append(("bad_condition", "no derived condition holds on this decision's facts"))
+        else:
+            failures.append(("bad_condition", "the answer gave no condition (never read as universal)"))
         return failures, canonical
     try:
         condition = ApplicabilityCondition.from_text(text)
@@ -305,8 +309,16 @@ def learn_from_failure(
     domain: str | None = None,
     benchmark: str | None = None,
     max_alternatives: int = 4,
+    instructions: str = "",
+    mode: RepairMode = "edit",
+    conditions: ConditionContext | None = None,
 ) -> tuple[Proposal, AdmissionReport]:
-    """Module I then Module II for one failed action; `state` is the snapshot from before its check."""
+    """Module I then Module II for one failed action; `state` is the snapshot from before its check.
+
+    With derived conditions (the generator's default), each alternative's condition is read off
+    the facts between the two modules (`countermem.memory._condition_builder`); `facts` must then
+    be those of the decision where the record would be offered (the task plus the failed action).
+    """
     domain = domain or task.domain
     benchmark = benchmark or task.benchmark
     request = GenerationRequest(
@@ -318,8 +330,12 @@ def learn_from_failure(
         failed_result=failed_result,
         facts=facts,
         max_alternatives=max_alternatives,
+        instructions=instructions,
+        mode=mode,
     )
-    proposal = generator.propose(request)
+    proposal = derive_for_proposal(
+        generator.propose(request), task=task, failed_action=failed_action, decision=facts, context=conditions
+    )
     report = admitter.verify_and_admit(
         task=task,
         world_model=world_model,

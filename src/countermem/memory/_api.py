@@ -15,8 +15,9 @@ from countermem.domains import State, WorldModel
 from countermem.llm import LLM
 from countermem.memory._admission import MIN_GAIN, AdmissionReport, Admitter, learn_from_failure
 from countermem.memory._advisor import AdvisorOptions, CounterfactualMemory
+from countermem.memory._condition_builder import ConditionContext, FactsOf
 from countermem.memory._embedding import make_embedder
-from countermem.memory._generator import Generator
+from countermem.memory._generator import Generator, GeneratorSettings
 from countermem.memory._retrieval import Retriever
 from countermem.memory._store import SQLiteStore
 from countermem.selector import Selector, TopOne
@@ -64,16 +65,22 @@ def learn(
     situation: str,
     min_gain: float = MIN_GAIN,
     max_alternatives: int = 4,
+    generator: GeneratorSettings | None = None,
+    instructions: str = "",
+    facts_of: FactsOf | None = None,
 ) -> AdmissionReport:
     """Propose at most 4 local edits of a failed action, verify each from `state`, keep the best.
 
     `state` must be the world model's snapshot from before the failed action was checked; each
     edit is checked after `world_model.restore(state)`. Returns what was admitted and why.
+    Conditions are derived from the facts (`generator.conditions`); give `facts_of(task, action)`
+    (your domain's facts function) so they can describe the failed action too, and `facts` as
+    the facts of the decision right after the failed action, where the record will be offered.
     """
     if memory.store is None:
         raise ValueError("this memory has no store to learn into")
     _, report = learn_from_failure(
-        Generator(llm),
+        Generator(llm, settings=generator),
         Admitter(memory.store, min_gain=min_gain, stage="manual"),
         task=task,
         world_model=world_model,
@@ -84,6 +91,8 @@ def learn(
         situation=situation,
         action_language=memory.action_language,
         max_alternatives=max_alternatives,
+        instructions=instructions,
+        conditions=ConditionContext(facts_of=facts_of) if facts_of is not None else None,
     )
     memory.retriever.refresh()
     return report

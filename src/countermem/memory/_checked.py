@@ -40,6 +40,7 @@ from countermem.memory._generator import (
     Alternative,
     GenerationRequest,
     Generator,
+    RepairMode,
     normalise_action,
 )
 
@@ -68,6 +69,8 @@ class CheckedAlternatives:
         action_language: str,
         max_alternatives: int = MAX_ALTERNATIVES,
         min_gain: float = MIN_GAIN,
+        instructions: str = "",
+        mode: RepairMode = "edit",
     ) -> None:
         if not 1 <= max_alternatives <= MAX_ALTERNATIVES:
             raise ConfigError(f"max_alternatives must lie in 1..{MAX_ALTERNATIVES}, got {max_alternatives}")
@@ -78,6 +81,8 @@ class CheckedAlternatives:
         self.action_language = action_language
         self.max_alternatives = max_alternatives
         self.min_gain = min_gain
+        self.instructions = instructions
+        self.mode: RepairMode = mode
         self.stats = CheckedStats()
         self._task_id: str | None = None
         self._repaired: set[str] = set()
@@ -104,6 +109,8 @@ class CheckedAlternatives:
                 failed_result=failed,
                 facts=decision.facts,
                 max_alternatives=self.max_alternatives,
+                instructions=self.instructions,
+                mode=self.mode,
             )
         )
         self.stats.generator_usage = self.stats.generator_usage + proposal.usage

@@ -7,17 +7,24 @@ each from the state the failed action was taken in, admit the best one that gain
 threshold; or, for the unverified-advice baseline, `UnverifiedAdmitter` stores the first
 acceptable edit without a check). The agents restore their start state before every check, so a fresh `reset(task)`
 of this hook's own world model is exactly that state.
+
+With a `ConditionContext`, the facts a record is learned under are those of the decision right
+after the failed action (`facts_of(task, action)`), also for a failed final submission: that is
+where the agent's retrieval runs after a failed check, so a condition over the failed action's
+facts fires there on later tasks.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from countermem.core import Action, Advice, CheckResult, Decision, MemoryHook, Outcome, Usage
 from countermem.domains import WorldModel
 from countermem.memory._admission import AdmissionReport, ProposalAdmitter, learn_from_failure
-from countermem.memory._generator import Generator, Proposal
+from countermem.memory._condition_builder import ConditionContext
+from countermem.memory._generator import Generator, Proposal, RepairMode
 
 
 @dataclass
@@ -28,6 +35,9 @@ class ConstructionStats:
     admitted: int = 0
     world_model_calls: int = 0
     generator_usage: Usage = field(default_factory=Usage)
+    generator_calls: int = 0
+    seconds: float = 0.0
+    """Wall time of generation and verification together, over every failure."""
     reports: list[AdmissionReport] = field(default_factory=list)
 
 
@@ -44,8 +54,14 @@ class CounterfactualLearner:
         max_alternatives: int = 4,
         learn_from_submissions: bool = True,
         on_learned: Callable[[Proposal, AdmissionReport], None] | None = None,
+        instructions: str = "",
+        mode: RepairMode = "edit",
+        conditions: ConditionContext | None = None,
     ) -> None:
         self.generator = generator
+        self.instructions = instructions
+        self.mode: RepairMode = mode
+        self.conditions = conditions
         self.admitter = admitter
         self.world_model = world_model_factory()
         self.action_language = action_language
@@ -74,8 +90,13 @@ class CounterfactualLearner:
             return
         seen.add(key)
         self.stats.failures_seen += 1
+        started = time.perf_counter()
         state = self.world_model.reset(decision.task)
         before = self.generator.usage_total
+        calls_before = self.generator.calls
+        facts = decision.facts
+        if self.conditions is not None:
+            facts = self.conditions.facts_of(decision.task, action)
         proposal, report = learn_from_failure(
             self.generator,
             self.admitter,
@@ -84,16 +105,21 @@ class CounterfactualLearner:
             state=state,
             failed_action=action,
             failed_result=result,
-            facts=decision.facts,
+            facts=facts,
             situation=decision.situation,
             action_language=self.action_language,
             max_alternatives=self.max_alternatives,
+            instructions=self.instructions,
+            mode=self.mode,
+            conditions=self.conditions,
         )
         self.stats.proposals += 1
         self.stats.alternatives += len(proposal.alternatives)
         self.stats.admitted += int(report.admitted and not report.already_stored)
         self.stats.world_model_calls += report.world_model_calls
         self.stats.generator_usage = self.stats.generator_usage + _minus(self.generator.usage_total, before)
+        self.stats.generator_calls += self.generator.calls - calls_before
+        self.stats.seconds += time.perf_counter() - started
         self.stats.reports.append(report)
         if self.on_learned is not None:
             self.on_learned(proposal, report)

@@ -37,6 +37,24 @@ line in `Proposal.problems`. A missing rationale becomes empty. A missing condit
 (admission rejects it; it is never read as universal).
 
 A backend failure (`LLMError`) is not a malformed answer and propagates to the caller.
+
+Two strategies (`GeneratorSettings.strategy`):
+
+- `sampled` (the default): ONE alternative per call. The first call is greedy, then `samples`
+  calls at `temperature` with distinct seeds; a copy of the failed action or of an earlier
+  alternative is dropped and another seed drawn, up to `extra_draws` times; at most
+  `max_alternatives` distinct alternatives are kept. Why: one greedy call asked for 4 blocks gave
+  a small model's copies (23 of 48 blocks were identical or duplicates on saved failures), and a
+  single block is what small models can write. The prompt carries the agent's own instructions
+  (answer marker, action form) so an edit is an action the agent could have written. The reply
+  is one rationale line and one fenced block; with `mode="resolve"` (math: the action is a
+  worked answer, not code) the model solves the task again and the whole reply is the action,
+  fenced or not, since the judge reads the final answer marker.
+- `batch`: the original single call for up to `max_alternatives` blocks with model-written
+  conditions (the contract above); the SIMULATED test bed speaks it.
+
+`conditions="derived"` (the default for `sampled`) asks the model for no condition at all:
+admission derives it from the facts (`countermem.memory._condition_builder`).
 """
 
 from __future__ import annotations
@@ -44,6 +62,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -61,6 +80,52 @@ RATIONALE_CHAR_LIMIT = 300
 """A rationale is one line; a longer one is cut here (it is shown to later agents)."""
 DEFAULT_MAX_TOKENS = 1536
 """Room for 4 blocks of a few hundred tokens each; a proof or program edit can be long."""
+SAMPLED_MAX_TOKENS: dict[str, int] = {
+    "sql": 384,
+    "text": 1024,
+    "python": 1024,
+    "coq": 1024,
+    "smt2": 1024,
+    "dimacs": 1024,
+}
+"""Tokens for ONE alternative per action language: a query is short; a worked math answer, a
+program, a proof or an encoding is not, and a cut one cannot pass its check."""
+SAMPLED_DEFAULT_MAX_TOKENS = 768
+
+Strategy = Literal["sampled", "batch"]
+ConditionSource = Literal["derived", "model"]
+RepairMode = Literal["edit", "resolve"]
+
+
+class GeneratorSettings(BaseModel):
+    """How Module I asks for alternatives; part of a construct stage's config hash."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    strategy: Strategy = "sampled"
+    samples: int = Field(default=4, ge=0, le=32)
+    """Calls at `temperature` after the greedy one (sampled strategy)."""
+    greedy: bool = True
+    temperature: float = Field(default=0.8, ge=0.0, le=2.0)
+    extra_draws: int = Field(default=2, ge=0, le=32)
+    """Further sampled calls allowed to replace copies of the failed action or of earlier alternatives."""
+    max_tokens: int | None = Field(default=None, ge=16)
+    """None: per action language (`SAMPLED_MAX_TOKENS`), or `DEFAULT_MAX_TOKENS` for batch."""
+    conditions: ConditionSource = "derived"
+    seed: int = 0
+    """Seeds of the sampled calls are seed+1, seed+2, ...; the greedy call uses `seed`."""
+
+    def tokens_for(self, action_language: str) -> int:
+        if self.max_tokens is not None:
+            return self.max_tokens
+        if self.strategy == "batch":
+            return DEFAULT_MAX_TOKENS
+        return SAMPLED_MAX_TOKENS.get(action_language, SAMPLED_DEFAULT_MAX_TOKENS)
+
+    @classmethod
+    def batch(cls) -> GeneratorSettings:
+        """The one-call contract with model-written conditions (what the simulated test bed answers)."""
+        return cls(strategy="batch", conditions="model")
 
 SYSTEM_TEMPLATE = """\
 You repair an agent's failed action by proposing small, LOCAL edits of it. A checker runs every \
@@ -137,6 +202,10 @@ class GenerationRequest(_Frozen):
     failed_result: CheckResult
     facts: Facts = Field(default_factory=Facts)
     max_alternatives: int = Field(default=MAX_ALTERNATIVES, ge=1, le=MAX_ALTERNATIVES)
+    instructions: str = ""
+    """The agent's own instructions for this benchmark (answer marker, action form)."""
+    mode: RepairMode = "edit"
+    """resolve: solve the task again (math answers), the whole reply is the action."""
 
     @field_validator("failed_result")
     @classmethod
@@ -152,6 +221,8 @@ class Alternative(_Frozen):
     action: Action
     rationale: str = ""
     condition_text: str | None = None
+    condition_origin: str = "model"
+    """`model`, or `derived:<rung>` when the condition builder wrote it (`derived:none`: no rung held)."""
 
 
 class Proposal(_Frozen):
@@ -163,6 +234,9 @@ class Proposal(_Frozen):
     problems: list[str] = Field(default_factory=list)
     truncated_fields: list[str] = Field(default_factory=list)
     model: str = ""
+    calls: int = 1
+    """LLM calls this proposal took (sampled strategy: one per draw)."""
+    condition_source: ConditionSource = "model"
 
 
 # --- prompt ------------------------------------------------------------------------------------
@@ -228,25 +302,31 @@ def render_facts(
     return "\n".join(kept), True
 
 
+@dataclass(frozen=True)
+class _ClippedFields:
+    situation: str
+    action: str
+    details: str
+    facts: str
+    truncated: list[str]
+    """Names of the fields cut to their limit, in prompt order."""
+
+
+def _clip_fields(request: GenerationRequest, limits: PromptLimits, *, with_facts: bool) -> _ClippedFields:
+    """Every prompt field within its limit; both prompt strategies show the same clipped fields."""
+    situation, s_cut = clip(request.situation, limits.situation)
+    action, a_cut = clip(request.failed_action.content, limits.failed_action)
+    details, d_cut = clip(request.failed_result.details or "(no details)", limits.check_details)
+    facts, f_cut = render_facts(request.facts, limits.facts, limits.fact_value) if with_facts else ("", False)
+    cut = (("situation", s_cut), ("failed_action", a_cut), ("check_details", d_cut), ("facts", f_cut))
+    return _ClippedFields(situation, action, details, facts, [name for name, was_cut in cut if was_cut])
+
+
 def render_generation_prompt(
     request: GenerationRequest, limits: PromptLimits | None = None
 ) -> tuple[list[Message], list[str]]:
     """The messages sent to the LLM and the names of the fields that were cut to their limit."""
-    limits = limits or PromptLimits()
-    situation, s_cut = clip(request.situation, limits.situation)
-    action, a_cut = clip(request.failed_action.content, limits.failed_action)
-    details, d_cut = clip(request.failed_result.details or "(no details)", limits.check_details)
-    facts, f_cut = render_facts(request.facts, limits.facts, limits.fact_value)
-    truncated = [
-        name
-        for name, was_cut in (
-            ("situation", s_cut),
-            ("failed_action", a_cut),
-            ("check_details", d_cut),
-            ("facts", f_cut),
-        )
-        if was_cut
-    ]
+    fields = _clip_fields(request, limits or PromptLimits(), with_facts=True)
     lang = _fence_tag(request.action_language)
     system = SYSTEM_TEMPLATE.format(
         n=request.max_alternatives, lang=lang, examples=condition_examples(request.facts)
@@ -254,16 +334,16 @@ def render_generation_prompt(
     user = USER_TEMPLATE.format(
         domain=request.domain,
         benchmark=request.benchmark,
-        situation=situation,
+        situation=fields.situation,
         lang=lang,
-        action=action,
+        action=fields.action,
         status=request.failed_result.status,
         utility=request.failed_result.utility,
-        details=details,
-        facts=facts,
+        details=fields.details,
+        facts=fields.facts,
         n=request.max_alternatives,
     )
-    return [Message(role="system", content=system), Message(role="user", content=user)], truncated
+    return [Message(role="system", content=system), Message(role="user", content=user)], fields.truncated
 
 
 GENERIC_CONDITION_EXAMPLES = '`n_vars > 20`, `logic == "QF_LIA"`, `"price" in columns`, `has_foreign_keys`'
@@ -293,6 +373,142 @@ def condition_examples(facts: Facts) -> str:
 
 def _fence_tag(language: str) -> str:
     return re.sub(r"[^A-Za-z0-9_+.-]", "", language)
+
+
+# --- sampled prompts: one alternative per call ------------------------------------------------
+
+EDIT_SYSTEM_TEMPLATE = """\
+You correct an action of an agent that failed its check. The agent works under these instructions:
+
+<agent-instructions>
+{instructions}
+</agent-instructions>
+
+A checker runs your corrected action from the same starting state as the failed one. Answer with \
+one line `Fix: <what was wrong and what you change>`, then the COMPLETE corrected action in one \
+```{lang} code block, and nothing after it. Keep what was right; change what the check result \
+shows is wrong. Never repeat the failed action unchanged.{condition_rule}"""
+
+RESOLVE_SYSTEM_TEMPLATE = """\
+You solve a task that an agent got wrong. The agent works under these instructions:
+
+<agent-instructions>
+{instructions}
+</agent-instructions>
+
+Solve the task again from the start, carefully, step by step; do not trust the wrong attempt. \
+End your reply with the final answer exactly as the instructions ask.{condition_rule}"""
+
+SAMPLED_USER_TEMPLATE = """\
+## Task
+{situation}
+
+## Failed action
+```{lang}
+{action}
+```
+
+## Check result
+status: {status}; utility: {utility:.3f} (1.000 means passed)
+{details}
+{facts_section}
+{request}"""
+
+EDIT_REQUEST = "Write `Fix:` and the corrected action in one ```{lang} code block."
+RESOLVE_REQUEST = "Solve the task again and end with the final answer."
+MODEL_CONDITION_RULE = """
+
+Before the action, add one line `Condition: <condition>`: a checkable requirement on the listed \
+facts under which your fix is right (compare a fact with a value, `"x" in list_fact`, a true/false \
+fact, `and`/`or`/`not`), e.g. {examples}; `none` only if it is right whatever the facts."""
+
+
+def render_sampled_prompt(
+    request: GenerationRequest, limits: PromptLimits | None = None, *, model_condition: bool = False
+) -> tuple[list[Message], list[str]]:
+    """Messages for one alternative (sampled strategy) and the fields cut to their limit."""
+    fields = _clip_fields(request, limits or PromptLimits(), with_facts=model_condition)
+    facts_section = f"\n## Facts of this decision (name = current value)\n{fields.facts}\n" if model_condition else ""
+    lang = _fence_tag(request.action_language)
+    rule = MODEL_CONDITION_RULE.format(examples=condition_examples(request.facts)) if model_condition else ""
+    instructions = request.instructions.strip() or f"Write the action as {lang or 'text'}."
+    template = RESOLVE_SYSTEM_TEMPLATE if request.mode == "resolve" else EDIT_SYSTEM_TEMPLATE
+    system = template.format(instructions=instructions, lang=lang, condition_rule=rule)
+    ask = RESOLVE_REQUEST if request.mode == "resolve" else EDIT_REQUEST.format(lang=lang)
+    user = SAMPLED_USER_TEMPLATE.format(
+        situation=fields.situation,
+        lang=lang,
+        action=fields.action,
+        status=request.failed_result.status,
+        utility=request.failed_result.utility,
+        details=fields.details,
+        facts_section=facts_section,
+        request=ask,
+    )
+    return [Message(role="system", content=system), Message(role="user", content=user)], fields.truncated
+
+
+SAMPLED_MARKERS = (EDIT_SYSTEM_TEMPLATE.split("{", 1)[0], RESOLVE_SYSTEM_TEMPLATE.split("{", 1)[0])
+"""The fixed openings of the sampled prompts' system messages (edit, resolve)."""
+
+
+def is_sampled_prompt(messages: list[Message]) -> bool:
+    """Whether `messages` are a sampled-strategy generator prompt (to route a scripted backbone)."""
+    return bool(messages) and messages[0].role == "system" and messages[0].content.startswith(SAMPLED_MARKERS)
+
+
+def sampled_prompt_situation(messages: list[Message]) -> str:
+    """The `## Task` section of a sampled prompt: the agent's situation, clipped to its limit."""
+    user = next((m.content for m in reversed(messages) if m.role == "user"), "")
+    head, _, rest = user.partition("## Task\n")
+    if head or not rest:
+        raise ValueError("not a sampled generator prompt: its user message does not open with '## Task'")
+    return rest.split("\n\n## Failed action\n", 1)[0]
+
+
+_FIX_LINE = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*|__)?\s*(?:fix|rationale|reason)\s*(?:\*\*|__)?\s*[:：]\s*(.*)$", re.IGNORECASE)
+
+
+def parse_single(
+    text: str, *, action_language: str = "", mode: RepairMode = "edit"
+) -> tuple[Alternative | None, str | None]:
+    """One alternative from one sampled answer, or None and the reason; never raises.
+
+    edit: the code block tagged with the action language (else the first closed one); an
+    unterminated block (the answer hit max_tokens) is no action. resolve: the whole reply
+    (a reply that is one fenced block is unwrapped), since the judge reads its final marker.
+    """
+    if not text.strip():
+        return None, "the answer is empty"
+    blocks, preamble = _scan(text)
+    items: list[str | _Fence] = list(preamble.items)
+    for block in blocks:
+        items.extend(block.items)
+    lines = [item for item in items if isinstance(item, str)]
+    fences = [item for item in items if isinstance(item, _Fence)]
+    rationale = ""
+    for line in lines:
+        match = _FIX_LINE.match(line)
+        if match is not None and match.group(1).strip():
+            rationale = _clean(match.group(1)).splitlines()[0]
+            break
+    _, condition = _read_labels(lines)
+    if len(rationale) > RATIONALE_CHAR_LIMIT:
+        rationale = rationale[: RATIONALE_CHAR_LIMIT - 3] + "..."
+    if mode == "resolve":
+        content = text.strip()
+        if len(fences) == 1 and fences[0].closed and not "".join(lines).strip():
+            content = "\n".join(fences[0].lines).strip()
+        return Alternative(action=Action(content=content), rationale=rationale, condition_text=condition), None
+    closed = [f for f in fences if f.closed]
+    if not closed:
+        return None, ("an unterminated code block (max_tokens reached?)" if fences else "no code block")
+    wanted = _fence_tag(action_language).lower()
+    fence = next((f for f in closed if wanted and f.lang.lower() == wanted), closed[0])
+    content = "\n".join(fence.lines).strip("\n")
+    if not content.strip():
+        return None, "its code block is empty"
+    return Alternative(action=Action(content=content), rationale=rationale, condition_text=condition), None
 
 
 # --- parser ------------------------------------------------------------------------------------
@@ -516,30 +732,111 @@ class Generator:
         *,
         params: GenerationParams | None = None,
         limits: PromptLimits | None = None,
+        settings: GeneratorSettings | None = None,
     ) -> None:
         self.llm = llm
-        self.params = params or GenerationParams(max_tokens=DEFAULT_MAX_TOKENS)
+        self.settings = settings or GeneratorSettings()
+        self.params = params
+        """Explicit parameters for the batch strategy's one call (max_tokens, seed...); None: from settings."""
         self.limits = limits or PromptLimits()
         self.usage_total = Usage()
         self.calls = 0
 
     def propose(self, request: GenerationRequest) -> Proposal:
-        """One LLM call; the usage it reports is added to `usage_total` before parsing."""
-        messages, truncated = render_generation_prompt(request, self.limits)
-        completion = self.llm.complete(messages, self.params)
+        """The alternatives for one failure; usage is added to `usage_total` as each call returns."""
+        if self.settings.strategy == "batch":
+            return self._propose_batch(request)
+        return self._propose_sampled(request)
+
+    def _call(self, messages: list[Message], params: GenerationParams) -> tuple[str, Usage]:
+        completion = self.llm.complete(messages, params)
         self.calls += 1
         self.usage_total = self.usage_total + completion.usage
+        return completion.text, completion.usage
+
+    def _propose_batch(self, request: GenerationRequest) -> Proposal:
+        messages, truncated = render_generation_prompt(request, self.limits)
+        params = self.params or GenerationParams(
+            max_tokens=self.settings.tokens_for(request.action_language), seed=self.settings.seed
+        )
+        text, usage = self._call(messages, params)
         alternatives, problems = parse_alternatives(
-            completion.text,
+            text,
             failed_action=request.failed_action,
             action_language=request.action_language,
             max_alternatives=request.max_alternatives,
         )
         return Proposal(
             alternatives=alternatives,
-            usage=completion.usage,
-            raw_text=completion.text,
+            usage=usage,
+            raw_text=text,
             problems=problems,
             truncated_fields=truncated,
             model=self.llm.name,
+        )
+
+    def draws(self, max_tokens: int) -> list[GenerationParams]:
+        """Every call the sampled strategy may make, in order: greedy, seeds, then the extra draws
+        (each extra draw replaces one draw that gave no new alternative)."""
+        settings = self.settings
+        out: list[GenerationParams] = []
+        if settings.greedy:
+            out.append(GenerationParams(temperature=0.0, max_tokens=max_tokens, seed=settings.seed))
+        for index in range(1, settings.samples + settings.extra_draws + 1):
+            out.append(
+                GenerationParams(temperature=settings.temperature, max_tokens=max_tokens, seed=settings.seed + index)
+            )
+        return out
+
+    def _propose_sampled(self, request: GenerationRequest) -> Proposal:
+        settings = self.settings
+        model_condition = settings.conditions == "model"
+        messages, truncated = render_sampled_prompt(request, self.limits, model_condition=model_condition)
+        tokens = settings.tokens_for(request.action_language)
+        planned = (1 if settings.greedy else 0) + settings.samples
+        failed_key = normalise_action(request.failed_action.content)
+        seen: dict[str, int] = {}
+        kept: list[Alternative] = []
+        problems: list[str] = []
+        texts: list[str] = []
+        usage = Usage()
+        calls = 0
+        for draw, params in enumerate(self.draws(tokens)):
+            if len(kept) >= request.max_alternatives:
+                break
+            if draw >= planned and draw - planned >= calls - len(kept):
+                break
+            text, call_usage = self._call(messages, params)
+            calls += 1
+            usage = usage + call_usage
+            label = "greedy" if params.temperature == 0.0 else f"seed {params.seed}"
+            texts.append(f"=== draw {draw + 1} ({label}) ===\n{text}")
+            alternative, problem = parse_single(text, action_language=request.action_language, mode=request.mode)
+            if alternative is None:
+                problems.append(f"draw {draw + 1} ({label}): {problem}; dropped")
+                continue
+            key = normalise_action(alternative.action.content)
+            if key == failed_key:
+                problems.append(f"draw {draw + 1} ({label}): identical to the failed action; dropped")
+                continue
+            if key in seen:
+                problems.append(f"draw {draw + 1} ({label}): duplicate of alternative {seen[key]}; dropped")
+                continue
+            seen[key] = len(kept) + 1
+            if model_condition and alternative.condition_text is None:
+                problems.append(
+                    f"draw {draw + 1} ({label}): no condition; it will be rejected at admission"
+                )
+            kept.append(alternative)
+        if not kept:
+            problems.append(f"no usable alternative in {calls} call(s)")
+        return Proposal(
+            alternatives=kept,
+            usage=usage,
+            raw_text="\n".join(texts),
+            problems=problems,
+            truncated_fields=truncated,
+            model=self.llm.name,
+            calls=calls,
+            condition_source=settings.conditions,
         )

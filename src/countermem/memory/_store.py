@@ -197,6 +197,12 @@ class SQLiteStore:
             self._setup(capacity, retention, seed)
             self._records: dict[str, Record] = self._load()
             self._eviction_count = int(self._conn.execute("SELECT COUNT(*) FROM evictions").fetchone()[0])
+        except sqlite3.Error as error:  # e.g. a file with countermem metadata but no records table
+            self.close()
+            raise StoreError(
+                f"{self.path} is not a complete memory store ({error}); give a store written by "
+                "`countermem construct`, or build a new one"
+            ) from error
         except BaseException:
             self.close()
             raise

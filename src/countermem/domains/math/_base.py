@@ -7,7 +7,7 @@ import json
 import threading
 from abc import abstractmethod
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from countermem.core import Action, CountermemError, DataUnavailableError, Facts, Task
 from countermem.domains._data import dataset_dir, verified_file
@@ -28,6 +28,7 @@ class MathBenchmark(Benchmark):
 
     domain: ClassVar[str] = "math"
     action_language: ClassVar[str] = "text"
+    repair_mode: ClassVar[Literal["edit", "resolve"]] = "resolve"
     data_name: ClassVar[str]
     data_file: ClassVar[str] = "test.jsonl"
     numeric_answers: ClassVar[bool] = False

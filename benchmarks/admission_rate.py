@@ -1,0 +1,144 @@
+"""Admitted records per failure, per benchmark and backbone; generator tokens and seconds per failure.
+
+Run: .venv/bin/python benchmarks/admission_rate.py [--tasks N] [--only NAME ...]
+         [--agent-model qwen2.5-coder-0.5b] [--generator-model qwen2.5-coder-1.5b]
+         [--strategy sampled|batch] [--samples 4] [--threads N] [--out runs/admission-rate]
+
+The agent (ReAct, greedy) runs on the first N tasks of each benchmark's source (construct) split
+without advice; every failed check and failed submission goes through Module I (the generator,
+with its own model when --generator-model is given) and Module II (verification from the state
+before the failed action, then admission). Each benchmark writes a construct run directory
+under --out (admissions.jsonl says why each alternative was or was not admitted) and the
+script prints one row per benchmark and writes admission_rate.json and admission_rate.md there.
+Both models' replies are cached under --out, so a rerun with another generator replays the
+agent's trajectories. A benchmark whose data or checker is missing is listed with the reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import torch
+
+from countermem.core import CountermemError
+from countermem.domains import BenchmarkOptions, benchmark_names, load_benchmark
+from countermem.experiment import RunConfig, RunDir, select_tasks
+from countermem.experiment._stages import MemorySettings, construct_memory
+from countermem.llm import LLM, CachedLLM, make_llm
+from countermem.memory import GeneratorSettings
+
+
+def _llm(model: str, cache: Path, seed: int, threads: int | None) -> LLM:
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    return CachedLLM(make_llm("local", model=model, seed=seed, n_threads=threads), cache)
+
+
+def _row(name: str, stage: dict[str, object], seconds: float) -> dict[str, object]:
+    failures = int(stage["construction_failures_seen"])  # type: ignore[call-overload]
+    admitted = int(stage["construction_admitted"])  # type: ignore[call-overload]
+    usage = stage["generator_usage"]
+    tokens = int(usage["prompt_tokens"]) + int(usage["completion_tokens"])  # type: ignore[index]
+    learn_seconds = float(stage["construction_learn_seconds"])  # type: ignore[arg-type]
+    return {
+        "benchmark": name,
+        "tasks": stage["n_tasks"],
+        "failures": failures,
+        "alternatives": stage["construction_alternatives"],
+        "checks": stage["construction_world_model_calls"],
+        "admitted": admitted,
+        "admitted_per_failure": admitted / failures if failures else None,
+        "generator_calls": stage["construction_generator_calls"],
+        "generator_tokens_per_failure": tokens / failures if failures else None,
+        "learn_seconds_per_failure": learn_seconds / failures if failures else None,
+        "wall_seconds": round(seconds, 1),
+    }
+
+
+def _fmt(value: object, spec: str) -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tasks", type=int, default=8)
+    parser.add_argument("--only", nargs="*", default=None)
+    parser.add_argument("--agent-model", default="qwen2.5-coder-0.5b")
+    parser.add_argument("--generator-model", default="")
+    parser.add_argument("--strategy", choices=["sampled", "batch"], default="sampled")
+    parser.add_argument("--samples", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=None, help="llama.cpp threads (default: all cores)")
+    parser.add_argument("--out", type=Path, default=Path("runs/admission-rate"))
+    args = parser.parse_args()
+    if args.tasks < 1:
+        parser.error("--tasks must be at least 1")
+    torch.set_num_threads(1)
+    generator_model = args.generator_model or args.agent_model
+    settings = GeneratorSettings.batch() if args.strategy == "batch" else GeneratorSettings(samples=args.samples)
+    label = f"{args.agent_model}-agent_{generator_model}-gen_{args.strategy}"
+    root = args.out / label
+    agent = _llm(args.agent_model, args.out / "cache" / f"{args.agent_model}.sqlite", args.seed, args.threads)
+    generator = agent if generator_model == args.agent_model else _llm(
+        generator_model, args.out / "cache" / f"{generator_model}.sqlite", args.seed, args.threads
+    )
+    print(f"agent {args.agent_model}, generator {generator_model} ({args.strategy}), {args.tasks} source tasks each")
+    header = (f"{'benchmark':14} {'tasks':>5} {'fail':>5} {'alts':>5} {'admit':>5} {'adm/fail':>8} "
+              f"{'gen tok/fail':>12} {'s/fail':>7}")
+    print(header)
+    rows: list[dict[str, object]] = []
+    for name in args.only or benchmark_names():
+        try:
+            bench = load_benchmark(name, BenchmarkOptions())
+            availability = bench.availability()
+            if not availability.available:
+                raise CountermemError(availability.reason)
+            config = RunConfig(
+                benchmark=name, backbone="local", model=args.agent_model, split="construct", limit=args.tasks,
+                seed=args.seed, stage="construct",
+            )
+            tasks = select_tasks(bench, config)
+            memory = MemorySettings(store=root / name / "store.sqlite", generator=settings, embedder="lexical",
+                                    seed=args.seed)
+            if memory.store.exists():
+                memory.store.unlink()
+            run_dir = root / name / "construct"
+            started = time.perf_counter()
+            result = construct_memory(config, memory, agent, bench, tasks, RunDir(run_dir), generator_llm=generator)
+            row = _row(name, result.report.model_dump(mode="json"), time.perf_counter() - started)
+        except CountermemError as error:
+            print(f"{name:14} unavailable: {error}")
+            rows.append({"benchmark": name, "unavailable": str(error)})
+            continue
+        rows.append(row)
+        print(
+            f"{name:14} {row['tasks']:>5} {row['failures']:>5} {row['alternatives']:>5} {row['admitted']:>5} "
+            f"{_fmt(row['admitted_per_failure'], '.2f'):>8} {_fmt(row['generator_tokens_per_failure'], '.0f'):>12} "
+            f"{_fmt(row['learn_seconds_per_failure'], '.1f'):>7}",
+            flush=True,
+        )
+    root.mkdir(parents=True, exist_ok=True)
+    summary = {"agent_model": args.agent_model, "generator_model": generator_model, "strategy": args.strategy,
+               "samples": args.samples, "tasks": args.tasks, "rows": rows}
+    (root / "admission_rate.json").write_text(json.dumps(summary, indent=2) + "\n")
+    lines = [f"# Admission rate: agent {args.agent_model}, generator {generator_model} ({args.strategy})", "",
+             "| benchmark | tasks | failures | alternatives | admitted | admitted/failure | gen tokens/failure | s/failure |",
+             "|---|---|---|---|---|---|---|---|"]
+    for row in rows:
+        if "unavailable" in row:
+            lines.append(f"| {row['benchmark']} | unavailable: {row['unavailable']} |||||||")
+            continue
+        lines.append(
+            f"| {row['benchmark']} | {row['tasks']} | {row['failures']} | {row['alternatives']} | {row['admitted']} | "
+            f"{_fmt(row['admitted_per_failure'], '.2f')} | {_fmt(row['generator_tokens_per_failure'], '.0f')} | "
+            f"{_fmt(row['learn_seconds_per_failure'], '.1f')} |"
+        )
+    (root / "admission_rate.md").write_text("\n".join(lines) + "\n")
+    with_records = sum(1 for r in rows if isinstance(r.get("admitted"), int) and r["admitted"] > 0)  # type: ignore[operator]
+    print(f"benchmarks with at least one admitted record: {with_records} of {len(rows)}; table in {root}")
+
+
+if __name__ == "__main__":
+    main()

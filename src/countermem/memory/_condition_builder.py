@@ -1,0 +1,310 @@
+"""Applicability conditions derived by code from the facts, not written by the model.
+
+Why: small models cannot write conditions (they put backticks, list literals or SQL where the
+predicate belongs, and copy example conditions that name the environment), so edits that passed
+their check were lost at admission. A condition needs no language skill when it is read off the
+facts the domain already computes:
+
+- *mistake atoms* come from the facts of the ACTION that differ between the failed action and its
+  verified fix: they describe the kind of mistake (`"join" not in sql_keywords`, `not
+  action_declares_all_answers`, `answer_form == "fraction"`), so a record fires where a later
+  agent makes the same kind of mistake. They hold at the decision right after a failed check,
+  where the agent's last action is known (retrieval runs there too), never at a task's first
+  decision, where no action exists yet.
+- *situation atoms* come from the facts of the TASK alone: true flags, items of short lists
+  (question keywords, mentioned tables), short text values. Atoms whose text appears in the fix
+  but not in the failed action rank first (a table the fix joins, a keyword it uses).
+- *identity atoms* name the environment (a fact whose value is the task's environment or
+  benchmark, e.g. `database == "shop_wholesale"`) or pin a small number (`n_vars == 20`). They never
+  fire on a held-out environment, so they are used only when nothing else separates.
+
+`derive_conditions` returns a ladder from most to least specific; admission keeps the first rung
+that holds on the source decision (`choose_condition`). The universal condition is a rung only
+when the decision has no facts at all: then no condition can be tested anyway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from countermem.core import Action, Facts, FactValue, Task
+from countermem.memory._conditions import parse_condition
+from countermem.memory._generator import Alternative, Proposal
+
+AtomKind = Literal["mistake", "situation", "identity"]
+SHORT_LIST_ITEMS = 12
+"""A list fact with more items (all columns of a schema, all numbers of a problem) describes the
+environment rather than the decision; its items are not used as atoms."""
+SHORT_TEXT_CHARS = 32
+MAX_IDENTITY_INT = 10_000
+
+
+@dataclass(frozen=True)
+class Atom:
+    """One comparison, as condition text; `score` ranks situation atoms (higher is more relevant)."""
+
+    text: str
+    kind: AtomKind
+    fact: str
+    score: int = 0
+
+
+@dataclass(frozen=True)
+class DerivedCondition:
+    """One rung of the ladder: the condition text and the atoms it joins."""
+
+    text: str
+    atoms: tuple[Atom, ...]
+    rung: str
+
+    @property
+    def is_universal(self) -> bool:
+        return not self.atoms
+
+
+@dataclass(frozen=True)
+class ConditionInputs:
+    """What the builder reads; `situation` holds the task's facts alone (no action)."""
+
+    situation: Facts
+    failed: Facts
+    fixed: Facts
+    failed_text: str = ""
+    fixed_text: str = ""
+    identity_values: frozenset[str] = field(default_factory=frozenset)
+    """Values that name the environment (task environment, benchmark name), compared casefolded."""
+
+
+@dataclass(frozen=True)
+class BuilderLimits:
+    mistake_atoms: int = 2
+    situation_atoms_with_mistake: int = 1
+    situation_atoms_alone: int = 2
+
+    def __post_init__(self) -> None:
+        if min(self.mistake_atoms, self.situation_atoms_alone) < 1 or self.situation_atoms_with_mistake < 0:
+            raise ValueError("BuilderLimits: at least one mistake and one situation atom are needed")
+
+
+def quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _number(value: float) -> str:
+    return repr(int(value)) if float(value).is_integer() else repr(round(value, 6))
+
+
+def _is_number(value: FactValue | None) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _looks_numeric(text: str) -> bool:
+    try:
+        float(text.replace(",", ""))
+    except ValueError:
+        return False
+    return True
+
+
+def _usable_text(text: str) -> bool:
+    return bool(text.strip()) and "\n" not in text and len(text) <= SHORT_TEXT_CHARS
+
+
+def action_fact_names(inputs: ConditionInputs) -> list[str]:
+    """Facts that the action adds or changes, in the domain's order."""
+    names: list[str] = []
+    for facts in (inputs.failed, inputs.fixed):
+        for name, value in facts.values.items():
+            if name in names:
+                continue
+            if name not in inputs.situation.values or inputs.situation.values[name] != value:
+                names.append(name)
+    return names
+
+
+def mistake_atoms(inputs: ConditionInputs) -> list[Atom]:
+    """Atoms true of the failed action and false of its fix, at most one per fact."""
+    by_kind: dict[str, list[Atom]] = {"bool": [], "list": [], "text": [], "number": []}
+    for name in action_fact_names(inputs):
+        failed = inputs.failed.get(name)
+        fixed = inputs.fixed.get(name)
+        if failed is None or failed == fixed:
+            continue
+        if isinstance(failed, bool):
+            by_kind["bool"].append(Atom(name if failed else f"not {name}", "mistake", name))
+        elif isinstance(failed, tuple):
+            atom = _list_difference(name, failed, fixed)
+            if atom is not None:
+                by_kind["list"].append(atom)
+        elif isinstance(failed, str):
+            if _usable_text(failed):
+                by_kind["text"].append(Atom(f"{name} == {quote(failed)}", "mistake", name))
+        elif _is_number(failed):
+            if _is_number(fixed):
+                op = "<" if failed < fixed else ">"  # type: ignore[operator]
+                by_kind["number"].append(Atom(f"{name} {op} {_number(fixed)}", "mistake", name))  # type: ignore[arg-type]
+            else:
+                by_kind["number"].append(Atom(f"{name} == {_number(failed)}", "mistake", name))
+    return [atom for kind in ("bool", "list", "text", "number") for atom in by_kind[kind]]
+
+
+def _list_difference(name: str, failed: tuple[str, ...], fixed: FactValue | None) -> Atom | None:
+    fixed_items = {item.casefold() for item in fixed} if isinstance(fixed, tuple) else set()
+    failed_items = {item.casefold() for item in failed}
+    missing = [item for item in (fixed if isinstance(fixed, tuple) else ()) if item.casefold() not in failed_items]
+    extra = [item for item in failed if item.casefold() not in fixed_items]
+    for item in missing:
+        if _usable_text(item):
+            return Atom(f"{quote(item)} not in {name}", "mistake", name)
+    for item in extra:
+        if _usable_text(item):
+            return Atom(f"{quote(item)} in {name}", "mistake", name)
+    return None
+
+
+def _relevance(text: str, inputs: ConditionInputs) -> int:
+    needle = text.casefold()
+    in_fixed = needle in inputs.fixed_text.casefold()
+    in_failed = needle in inputs.failed_text.casefold()
+    if in_fixed and not in_failed:
+        return 2
+    return 1 if in_fixed else 0
+
+
+def situation_atoms(inputs: ConditionInputs) -> tuple[list[Atom], list[Atom]]:
+    """Informative atoms of the task (ranked by relevance to the fix, then the domain's order) and
+    identity atoms (environment names, small whole numbers), each true on the situation."""
+    informative: list[tuple[int, int, Atom]] = []
+    identity: list[Atom] = []
+    for order, (name, value) in enumerate(inputs.situation.values.items()):
+        if isinstance(value, bool):
+            if value:
+                informative.append((0, order, Atom(name, "situation", name)))
+        elif isinstance(value, tuple):
+            if len(value) > SHORT_LIST_ITEMS:
+                continue
+            best: tuple[int, str] | None = None
+            for item in value:
+                if not _usable_text(item) or _looks_numeric(item) or item.casefold() in inputs.identity_values:
+                    continue
+                score = _relevance(item, inputs)
+                if best is None or score > best[0]:
+                    best = (score, item)
+            if best is not None:
+                text = f"{quote(best[1])} in {name}"
+                informative.append((best[0], order, Atom(text, "situation", name, best[0])))
+        elif isinstance(value, str):
+            if not _usable_text(value):
+                continue
+            atom_text = f"{name} == {quote(value)}"
+            if value.casefold() in inputs.identity_values:
+                identity.append(Atom(atom_text, "identity", name))
+            else:
+                score = _relevance(value, inputs)
+                informative.append((score, order, Atom(atom_text, "situation", name, score)))
+        elif isinstance(value, int) and abs(value) <= MAX_IDENTITY_INT:
+            identity.append(Atom(f"{name} == {value}", "identity", name))
+    informative.sort(key=lambda item: (-item[0], item[1]))
+    return [atom for _, _, atom in informative], identity
+
+
+def _join(atoms: list[Atom], rung: str) -> DerivedCondition:
+    text = " and ".join(atom.text for atom in atoms) if atoms else "none"
+    parse_condition(text)
+    return DerivedCondition(text=text, atoms=tuple(atoms), rung=rung)
+
+
+def derive_conditions(inputs: ConditionInputs, limits: BuilderLimits | None = None) -> list[DerivedCondition]:
+    """The ladder of candidate conditions, most specific first (see the module docstring)."""
+    limits = limits or BuilderLimits()
+    mistakes = mistake_atoms(inputs)[: limits.mistake_atoms]
+    informative, identity = situation_atoms(inputs)
+    ladder: list[DerivedCondition] = []
+    if mistakes:
+        with_situation = mistakes + informative[: limits.situation_atoms_with_mistake]
+        ladder.append(_join(with_situation, "mistake+situation"))
+        ladder.append(_join(mistakes, "mistake"))
+    if informative:
+        ladder.append(_join(informative[: limits.situation_atoms_alone], "situation"))
+    if identity:
+        ladder.append(_join(identity[:1], "identity"))
+    if not (inputs.situation.values or inputs.failed.values):
+        ladder.append(_join([], "universal"))
+    unique: list[DerivedCondition] = []
+    for rung in ladder:
+        if all(rung.text != seen.text for seen in unique):
+            unique.append(rung)
+    return unique
+
+
+def choose_condition(ladder: list[DerivedCondition], decision: Facts) -> DerivedCondition | None:
+    """The most specific rung that holds on the decision where the record was learned."""
+    for rung in ladder:
+        if parse_condition(rung.text).evaluate(decision):
+            return rung
+    return None
+
+
+FactsOf = Callable[[Task, Action | None], Facts]
+"""A benchmark's `facts(task, action)`: the domain computes facts, memory only reads them."""
+
+
+@dataclass(frozen=True)
+class ConditionContext:
+    """What deriving a condition needs beyond the proposal: the domain's facts function."""
+
+    facts_of: FactsOf
+    limits: BuilderLimits = field(default_factory=BuilderLimits)
+
+
+def identity_values(task: Task) -> frozenset[str]:
+    return frozenset(v.casefold() for v in (task.environment, task.benchmark, task.id) if v)
+
+
+def derive_for_proposal(
+    proposal: Proposal,
+    *,
+    task: Task,
+    failed_action: Action,
+    decision: Facts,
+    context: ConditionContext | None,
+) -> Proposal:
+    """Each alternative gets the most specific derived condition that holds on `decision`.
+
+    Without a context (a caller with no facts function), the decision's facts stand in for the
+    task's and both actions', so only situation and identity atoms can be derived.
+    """
+    if proposal.condition_source != "derived":
+        return proposal
+    if context is not None:
+        situation = context.facts_of(task, None)
+        failed = context.facts_of(task, failed_action)
+    else:
+        situation = failed = decision
+    limits = context.limits if context is not None else BuilderLimits()
+    derived: list[Alternative] = []
+    for alternative in proposal.alternatives:
+        fixed = context.facts_of(task, alternative.action) if context is not None else decision
+        ladder = derive_conditions(
+            ConditionInputs(
+                situation=situation,
+                failed=failed,
+                fixed=fixed,
+                failed_text=failed_action.content,
+                fixed_text=alternative.action.content,
+                identity_values=identity_values(task),
+            ),
+            limits,
+        )
+        chosen = choose_condition(ladder, decision)
+        derived.append(
+            alternative.model_copy(
+                update={
+                    "condition_text": chosen.text if chosen is not None else None,
+                    "condition_origin": f"derived:{chosen.rung if chosen is not None else 'none'}",
+                }
+            )
+        )
+    return proposal.model_copy(update={"alternatives": derived})

@@ -1,0 +1,49 @@
+"""Construction with a generator model of its own (e.g. the 1.5B writes the alternatives the 0.5B
+agent will use) and conditions derived from the facts, on real sql-shop tasks and checks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from countermem.domains import load_benchmark
+from countermem.experiment import RunConfig, RunDir, select_tasks
+from countermem.experiment._stages import MemorySettings, construct_memory
+from countermem.llm import Message, ScriptedLLM
+from countermem.memory import GeneratorSettings, SQLiteStore, parse_condition
+
+WRONG = "SELECT 'not the answer' AS wrong"
+
+
+def test_the_generator_model_writes_the_alternatives_and_conditions_come_from_facts(tmp_path: Path) -> None:
+    bench = load_benchmark("sql-shop")
+    config = RunConfig(benchmark="sql-shop", backbone="scripted", model="agent", split="construct", limit=2, stage="construct")
+    tasks = select_tasks(bench, config)
+
+    def generator_reply(messages: list[Message]) -> str:
+        task = next(t for t in tasks if t.prompt in messages[-1].content)
+        return f"Fix: answer the question that was asked\n```sql\n{task.gold}\n```"
+
+    agent = ScriptedLLM(lambda _: f"Thought: guess\nAction: submit\n```sql\n{WRONG}\n```", model="agent")
+    generator = ScriptedLLM(generator_reply, model="generator")
+    settings = MemorySettings(
+        store=tmp_path / "store.sqlite", embedder="lexical",
+        generator=GeneratorSettings(samples=1, extra_draws=0),
+    )
+    result = construct_memory(config, settings, agent, bench, tasks, RunDir(tmp_path / "construct"),
+                              generator_llm=generator)
+
+    assert result.report.construction_failures_seen == 2 and result.report.construction_admitted == 2
+    assert result.report.construction_generator_calls == len(generator.calls) == 2 * 2  # greedy + 1 sample
+    assert all(calls[0].content.startswith("You correct an action") for calls in generator.calls)
+    assert not any(m.content.startswith("You correct an action") for calls in agent.calls for m in calls)
+    assert bench.instructions().splitlines()[0] in generator.calls[0][0].content  # the agent's own rules
+    with SQLiteStore(settings.store) as store:
+        records = store.all()
+    by_task = {t.id: t for t in tasks}
+    for record in records:
+        task = by_task[record.source.task_id]
+        assert record.improved_action.content == task.gold and record.original_action.content == WRONG
+        condition = parse_condition(str(record.condition))
+        assert str(record.condition) not in ("", "none")  # never universal: the decision has facts
+        # learned at the decision right after the failed submission, where it must hold
+        assert condition.evaluate(bench.facts(task, record.original_action))

@@ -1,0 +1,137 @@
+"""Conditions derived from facts: mistake atoms from the action's facts, situation atoms from the
+task's, environment identity only when nothing else separates."""
+
+from __future__ import annotations
+
+from countermem.core import Action, CheckResult, Facts, Task, Usage
+from countermem.memory import (
+    ApplicabilityCondition,
+    ConditionContext,
+    ConditionInputs,
+    choose_condition,
+    derive_conditions,
+    derive_for_proposal,
+)
+from countermem.memory._condition_builder import mistake_atoms, situation_atoms
+from countermem.memory._generator import Alternative, Proposal
+
+TASK = Task(id="shop-7", benchmark="sql-shop", domain="sql", prompt="Average price per customer?",
+            environment="shop_wholesale")
+SITUATION = {
+    "database": "shop_wholesale",
+    "tables": ("customers", "orders"),
+    "columns": tuple(f"orders.c{i}" for i in range(30)),
+    "n_tables": 2,
+    "has_foreign_keys": True,
+    "question_keywords": ("average", "each"),
+    "mentioned_tables": ("customers",),
+}
+FAILED_SQL = "SELECT AVG(price) FROM orders"
+FIXED_SQL = "SELECT c.name, AVG(o.price) FROM customers c JOIN orders o ON o.cid = c.id GROUP BY c.name"
+
+
+def facts_of(task: Task, action: Action | None) -> Facts:
+    values = dict(SITUATION)
+    if action is not None:
+        joined = "JOIN" in action.content
+        values["sql_parses"] = True
+        values["sql_keywords"] = ("join", "group_by", "aggregate") if joined else ("aggregate",)
+        values["n_joins"] = 1 if joined else 0
+    return Facts(values=values)
+
+
+def inputs(failed: str = FAILED_SQL, fixed: str = FIXED_SQL) -> ConditionInputs:
+    return ConditionInputs(
+        situation=facts_of(TASK, None),
+        failed=facts_of(TASK, Action(content=failed)),
+        fixed=facts_of(TASK, Action(content=fixed)),
+        failed_text=failed,
+        fixed_text=fixed,
+        identity_values=frozenset({"shop_wholesale", "sql-shop"}),
+    )
+
+
+def test_mistake_atoms_describe_what_the_failed_action_lacks() -> None:
+    atoms = [a.text for a in mistake_atoms(inputs())]
+    assert atoms == ['"join" not in sql_keywords', "n_joins < 1"]
+
+
+def test_situation_atoms_rank_what_the_fix_uses_and_skip_identity_and_long_lists() -> None:
+    informative, identity = situation_atoms(inputs())
+    texts = [a.text for a in informative]
+    assert texts[0] == '"customers" in tables'
+    assert "has_foreign_keys" in texts
+    assert not any("database" in t or "columns" in t for t in texts)
+    assert [a.text for a in identity] == ['database == "shop_wholesale"', "n_tables == 2"]
+
+
+def test_ladder_runs_from_specific_to_general_and_every_rung_parses() -> None:
+    ladder = derive_conditions(inputs())
+    assert [r.rung for r in ladder] == ["mistake+situation", "mistake", "situation", "identity"]
+    assert ladder[0].text == '"join" not in sql_keywords and n_joins < 1 and "customers" in tables'
+    for rung in ladder:
+        ApplicabilityCondition.from_text(rung.text)
+
+
+def test_the_condition_holds_after_the_mistake_and_not_after_the_fix() -> None:
+    chosen = choose_condition(derive_conditions(inputs()), facts_of(TASK, Action(content=FAILED_SQL)))
+    assert chosen is not None and chosen.rung == "mistake+situation"
+    condition = ApplicabilityCondition.from_text(chosen.text)
+    assert condition.applies(facts_of(TASK, Action(content=FAILED_SQL)))
+    assert not condition.applies(facts_of(TASK, Action(content=FIXED_SQL)))
+    other_db = Facts(values={**facts_of(TASK, Action(content=FAILED_SQL)).values, "database": "shop_retail"})
+    assert condition.applies(other_db), "a derived condition must not name the environment"
+
+
+def test_at_a_first_decision_without_an_action_the_situation_rung_is_kept() -> None:
+    chosen = choose_condition(derive_conditions(inputs()), facts_of(TASK, None))
+    assert chosen is not None
+    assert chosen.rung == "situation"
+    assert "sql_keywords" not in chosen.text
+
+
+def test_identity_only_when_nothing_else_separates() -> None:
+    bare = ConditionInputs(
+        situation=Facts(values={"database": "shop_wholesale", "n_tables": 2}),
+        failed=Facts(values={"database": "shop_wholesale", "n_tables": 2}),
+        fixed=Facts(values={"database": "shop_wholesale", "n_tables": 2}),
+        identity_values=frozenset({"shop_wholesale"}),
+    )
+    assert [r.text for r in derive_conditions(bare)] == ['database == "shop_wholesale"']
+
+
+def test_universal_only_without_any_facts() -> None:
+    empty = ConditionInputs(situation=Facts(), failed=Facts(), fixed=Facts())
+    ladder = derive_conditions(empty)
+    assert [r.text for r in ladder] == ["none"]
+    assert ladder[0].is_universal
+
+
+def test_bool_and_text_mistakes_and_quotes_in_values() -> None:
+    case = ConditionInputs(
+        situation=Facts(values={"logic": 'QF_"LIA'}),
+        failed=Facts(values={"logic": 'QF_"LIA', "declares_all": False, "form": "fraction"}),
+        fixed=Facts(values={"logic": 'QF_"LIA', "declares_all": True, "form": "integer"}),
+    )
+    ladder = derive_conditions(case)
+    assert ladder[0].text == 'not declares_all and form == "fraction" and logic == "QF_\\"LIA"'
+    condition = ApplicabilityCondition.from_text(ladder[0].text)
+    assert condition.applies(case.failed) and not condition.applies(case.fixed)
+
+
+def test_derive_for_proposal_writes_conditions_the_model_never_wrote() -> None:
+    failed = CheckResult(utility=0.0, passed=False, completed=True, status="wrong")
+    proposal = Proposal(
+        alternatives=[Alternative(action=Action(content=FIXED_SQL), rationale="join customers")],
+        usage=Usage(), raw_text="", condition_source="derived",
+    )
+    assert failed.utility == 0.0
+    decision = facts_of(TASK, Action(content=FAILED_SQL))
+    out = derive_for_proposal(proposal, task=TASK, failed_action=Action(content=FAILED_SQL), decision=decision,
+                              context=ConditionContext(facts_of=facts_of))
+    alternative = out.alternatives[0]
+    assert alternative.condition_origin == "derived:mistake+situation"
+    assert alternative.condition_text is not None and "sql_keywords" in alternative.condition_text
+    model_written = proposal.model_copy(update={"condition_source": "model"})
+    assert derive_for_proposal(model_written, task=TASK, failed_action=Action(content=FAILED_SQL),
+                               decision=decision, context=None) is model_written
