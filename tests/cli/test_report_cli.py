@@ -62,7 +62,7 @@ def test_report_writes_a_study_report(toy_benchmark, tmp_path: Path) -> None:  #
     md = (tmp_path / "out" / "study_report.md").read_text()
     assert "| offer | react | 100.0 ± 0.0 (n=2) | 100.0 |" in md
     # the oracle ignores advice: nothing rescued, broken or harmed; 8 uses over 2 seeds of 4 tasks
-    assert "| offer | react | toy-add | 8 | 0 | 0 | +0.0 ± 0.0 (n=2) | 0.00 (0/8) | 0.00 (0/8) |" in md
+    assert "| offer | react | toy-add | 8 | 0 | 0 | +0.0 ± 0.0 (n=2) | 1 | [+0.0, +0.0] | 0.00 (0/8) | 0.00 (0/8) |" in md
     assert (tmp_path / "out" / "study_report.html").stat().st_size > 1000
     assert (tmp_path / "out" / "harmful_use_by_method.png").stat().st_size > 1000
 

@@ -6,6 +6,7 @@ from countermem.experiment._report import write_run_report
 from countermem.experiment._rundir import RunDir, package_versions, read_transcript
 from countermem.experiment._runner import RunConfig, run_tasks, select_tasks
 from countermem.experiment._scripts import oracle_script
+from countermem.experiment._significance import PairedTest, mcnemar_exact, paired_bootstrap_ci, paired_test
 from countermem.experiment._simulation import (
     DEFAULT_UNIVERSAL_RATE,
     Simulation,
@@ -45,6 +46,7 @@ __all__ = [
     "AccumulationRun",
     "BudgetCell",
     "PairedMeasures",
+    "PairedTest",
     "PerTask",
     "RunConfig",
     "RunDir",
@@ -63,9 +65,12 @@ __all__ = [
     "derive_condition",
     "domain_of",
     "is_generator_prompt",
+    "mcnemar_exact",
     "oracle_script",
     "package_versions",
+    "paired_bootstrap_ci",
     "paired_measures",
+    "paired_test",
     "read_transcript",
     "run_tasks",
     "select_tasks",

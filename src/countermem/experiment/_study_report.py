@@ -55,6 +55,7 @@ from countermem.experiment._paired import (
     spread,
 )
 from countermem.experiment._rundir import safe_name
+from countermem.experiment._significance import format_test, paired_test
 from countermem.experiment._stages import BuildCost, StageReport
 
 if TYPE_CHECKING:
@@ -433,7 +434,7 @@ def _paired_rows(runs: Sequence[StudyRow]) -> list[PairedMeasures]:
 def _paired_table(study: _Study) -> ReportTable:
     table = ReportTable("Paired with the no-memory run (same tasks, same seed)",
                    ["method", "agent", "benchmark", "paired tasks", "rescued", "broken", "success delta (pp)",
-                    "harmful use", "action change rate", "harmful change rate", "retrieval coverage",
+                    "McNemar p", "95% CI (pp)", "harmful use", "action change rate", "harmful change rate", "retrieval coverage",
                     "token delta per task"])
     for method, agent in study.pairs():
         for _, benchmark in study.benchmarks:
@@ -443,10 +444,12 @@ def _paired_table(study: _Study) -> ReportTable:
                 continue
             comparable = sum(p.offers - p.uncomparable_offers for p in paired)
             coverage = [p.retrieval_coverage for p in paired if p.retrieval_coverage is not None]
+            rescued, broken = sum(p.rescued for p in paired), sum(p.broken for p in paired)
+            n_paired = sum(p.n_paired for p in paired)
+            test_p, test_ci = format_test(paired_test(rescued, broken, n_paired))
             table.rows.append([
-                method, agent, benchmark, str(sum(p.n_paired for p in paired)),
-                str(sum(p.rescued for p in paired)), str(sum(p.broken for p in paired)),
-                fmt_spread(spread([p.success_delta for p in paired]), signed=True),
+                method, agent, benchmark, str(n_paired), str(rescued), str(broken),
+                fmt_spread(spread([p.success_delta for p in paired]), signed=True), test_p, test_ci,
                 fmt_rate(sum(p.harmful_uses for p in paired), sum(p.selected_uses for p in paired)),
                 fmt_rate(sum(p.changed_actions for p in paired), comparable),
                 fmt_rate(sum(p.harmful_changes for p in paired), comparable),
@@ -458,6 +461,9 @@ def _paired_table(study: _Study) -> ReportTable:
                    "the agent used went with a worse outcome than the no-memory twin; lower is better.")
     table.notes += [
         "rescued / broken: tasks solved only with / only without memory, summed over seeds.",
+        "McNemar p: two-sided exact test that rescued and broken are an even split of the discordant tasks; "
+        "95% CI: paired bootstrap (10,000 resamples of the tasks, seeded) of the success difference in "
+        "percentage points; both on the counts pooled over seeds.",
         "harmful use: per selected record use, the with-memory task ended with lower final utility than "
         "its no-memory twin (ties are not harm); pooled over seeds.",
         "action change rates: per retrieval offer (advice event), next action differs from the twin's; "
