@@ -153,3 +153,20 @@ def test_bare_submit_without_a_check_is_malformed(toy_benchmark) -> None:  # typ
     agent, _ = _agent(toy_benchmark, ["Action: submit", "Action: submit 2"])
     outcome = agent.run(task)
     assert outcome.solved and outcome.parse_errors == 1 and outcome.failed_attempts == 1
+
+
+def test_reflexion_retry_starts_at_a_decision_after_the_failed_action(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    from countermem.agents import ReflexionAgent
+
+    task = toy_benchmark.tasks()[0]
+    memory = _Memory()
+    replies = ["Action: submit 3", "I added wrong.", "Action: submit 2"]
+    agent = ReflexionAgent(ScriptedLLM(replies), toy_benchmark, toy_benchmark.world_model(), memory=memory,
+                           max_trials=3)
+    assert agent.run(task).solved
+    first, retry = memory.decisions
+    assert first.trial == 0 and first.last_action is None
+    assert retry.trial == 1 and retry.step == 0
+    assert retry.last_action is not None and retry.last_action.content == "3"
+    assert retry.last_result is not None and not retry.last_result.passed
+    assert retry.facts == toy_benchmark.facts(task, retry.last_action)

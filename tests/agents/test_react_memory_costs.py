@@ -36,5 +36,6 @@ def test_reflexion_sums_them_over_trials(toy_benchmark) -> None:  # type: ignore
     outcome = ReflexionAgent(ScriptedLLM(replies), toy_benchmark, toy_benchmark.world_model(),
                              limits=AgentLimits(max_steps=2), memory=CostlyHook(4), max_trials=2).run(task)
     assert outcome.trials == 2 and not outcome.solved
-    # two agent checks, one graded failed trial (Reflexion counts it), and 4 hook calls per failed check
-    assert outcome.evaluator_calls == 2 + 1 + 2 * 4
+    # two agent checks, one graded failed trial (Reflexion counts it), and 4 hook calls at each decision
+    # after a failed action: the two failed checks and the retry's start after the failed submission
+    assert outcome.evaluator_calls == 2 + 1 + 3 * 4

@@ -111,13 +111,26 @@ class ReActAgent:
             instructions=self.benchmark.instructions(),
         )
 
-    def run_trial(self, task: Task, trial: int, extra_context: str, tokens_spent: int) -> TrialResult:
+    def run_trial(
+        self,
+        task: Task,
+        trial: int,
+        extra_context: str,
+        tokens_spent: int,
+        after: tuple[Action, CheckResult] | None = None,
+    ) -> TrialResult:
+        """One trial; `after` is the failed action (and its verdict) that ended the previous trial,
+        so the first decision of a retry is one right after a failed action, where records
+        conditioned on that kind of mistake apply."""
         result = TrialResult()
         start_state = self.world_model.reset(task)
         user = self.benchmark.render_task(task)
         if extra_context:
             user = f"{user}\n\n{extra_context}"
-        advice_block = self._advise(task, result, trial, step=0, situation=user)
+        last_action, last_result = after if after is not None else (None, None)
+        advice_block = self._advise(
+            task, result, trial, step=0, situation=user, last_action=last_action, last_result=last_result
+        )
         if advice_block:
             user = f"{user}\n\n{advice_block}"
         result.messages = [

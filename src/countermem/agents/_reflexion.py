@@ -3,7 +3,8 @@
 The verdict on a failed trial comes from the world model, and the agent uses it to decide to
 try again, so that grading counts as an evaluator call (the last trial's grading does not,
 as in ReAct). The reflections of earlier trials go into the next trial's prompt; the memory
-hook is consulted in every trial exactly as in ReAct.
+hook is consulted in every trial exactly as in ReAct, and a retry's first decision carries the
+failed action that ended the trial before (its facts are those after a failed action).
 """
 
 from __future__ import annotations
@@ -55,7 +56,10 @@ class ReflexionAgent(ReActAgent):
                 context = "Reflections on your earlier failed attempts:\n" + "\n".join(
                     f"- Attempt {i + 1}: {text}" for i, text in enumerate(reflections)
                 )
-            last = self.run_trial(task, trial=trial_index, extra_context=context, tokens_spent=total.usage.total)
+            after = (last.final_action, last.final_result) if last.final_action and last.final_result else None
+            last = self.run_trial(
+                task, trial=trial_index, extra_context=context, tokens_spent=total.usage.total, after=after
+            )
             _accumulate(total, last)
             if last.solved or trial_index == self.max_trials - 1:
                 break
