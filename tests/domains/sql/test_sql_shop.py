@@ -135,6 +135,10 @@ def test_facts_describe_schema_question_and_query(shop: ShopBenchmark) -> None:
     with_action = shop.facts(task, shop.gold_action(task))
     assert {"join", "group_by", "order_by", "limit", "aggregate"} <= set(with_action.values["sql_keywords"])  # type: ignore[arg-type]
     assert with_action.values["n_joins"] == 2
+    assert shop.facts(task, Action(content="SELECT name, COUNT(*) FROM products GROUP BY name")).values[
+        "n_select_items"
+    ] == 2
+    assert shop.facts(task, Action(content="SELEC nonsense")).values["n_select_items"] == 0
     assert with_action.values["sql_unknown_tables"] == ()
     transplanted = shop.facts(task, Action(content="SELECT name FROM customers"))
     assert transplanted.values["sql_unknown_tables"] == ("customers",)

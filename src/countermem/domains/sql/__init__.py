@@ -19,7 +19,9 @@ With an action also:
   distinct, subquery, union, intersect, except, cte, aggregate, like, case, window, exists,
   not_in the query uses.
 - `sql_tables` (tuple[str]): tables it reads (CTE names excluded); `sql_unknown_tables`: those
-  of them the schema lacks; `n_joins` (int).
+  of them the schema lacks; `n_joins` (int); `n_select_items` (int): expressions the outer
+  SELECT returns (`*` is one; the first branch of a set operation), so a record can say "the
+  query returned more columns than asked for".
 """
 
 from countermem.domains.sql._base import INSTRUCTIONS, SQLBenchmark

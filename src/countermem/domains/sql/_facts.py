@@ -117,6 +117,7 @@ def action_facts(sql: str, schema: SchemaInfo) -> dict[str, FactValue]:
             "sql_tables": (),
             "sql_unknown_tables": (),
             "n_joins": 0,
+            "n_select_items": 0,
         }
     cte_names = {cte.alias_or_name.lower() for cte in tree.find_all(exp.CTE)}
     tables = sorted({t.name.lower() for t in tree.find_all(exp.Table) if t.name} - cte_names)
@@ -148,4 +149,5 @@ def action_facts(sql: str, schema: SchemaInfo) -> dict[str, FactValue]:
         "sql_tables": tuple(tables),
         "sql_unknown_tables": tuple(t for t in tables if t not in known),
         "n_joins": len(joins),
+        "n_select_items": len(tree.selects),
     }
