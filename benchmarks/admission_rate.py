@@ -12,12 +12,15 @@ under --out (admissions.jsonl says why each alternative was or was not admitted)
 script prints one row per benchmark and writes admission_rate.json and admission_rate.md there.
 Both models' replies are cached under --out, so a rerun with another generator replays the
 agent's trajectories. A benchmark whose data or checker is missing is listed with the reason.
+The summary is rewritten after every benchmark; a rerun with the same settings skips the
+benchmarks already measured and starts an interrupted one again (its replies come from the cache).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import time
 from pathlib import Path
 
@@ -84,12 +87,17 @@ def main() -> None:
     generator = agent if generator_model == args.agent_model else _llm(
         generator_model, args.out / "cache" / f"{generator_model}.sqlite", args.seed, args.threads
     )
+    meta = {"agent_model": args.agent_model, "generator_model": generator_model, "strategy": args.strategy,
+            "samples": args.samples, "tasks": args.tasks, "seed": args.seed}
+    done = _finished_rows(root, meta)
     print(f"agent {args.agent_model}, generator {generator_model} ({args.strategy}), {args.tasks} source tasks each")
-    header = (f"{'benchmark':14} {'tasks':>5} {'fail':>5} {'alts':>5} {'admit':>5} {'adm/fail':>8} "
-              f"{'gen tok/fail':>12} {'s/fail':>7}")
-    print(header)
-    rows: list[dict[str, object]] = []
+    print(f"{'benchmark':14} {'tasks':>5} {'fail':>5} {'alts':>5} {'admit':>5} {'adm/fail':>8} "
+          f"{'gen tok/fail':>12} {'s/fail':>7}")
     for name in args.only or benchmark_names():
+        if name in done:
+            print(_line(done[name]) + "  (measured before)")
+            continue
+        shutil.rmtree(root / name, ignore_errors=True)  # an unfinished attempt starts again
         try:
             bench = load_benchmark(name, BenchmarkOptions())
             availability = bench.availability()
@@ -101,29 +109,50 @@ def main() -> None:
             )
             tasks = select_tasks(bench, config)
             memory = MemorySettings(store=root / name / "store.sqlite", generator=settings, embedder="lexical",
-                                    seed=args.seed)
-            if memory.store.exists():
-                memory.store.unlink()
-            run_dir = root / name / "construct"
+                                    seed=args.seed, generator_model=generator_model)
             started = time.perf_counter()
-            result = construct_memory(config, memory, agent, bench, tasks, RunDir(run_dir), generator_llm=generator)
+            result = construct_memory(config, memory, agent, bench, tasks, RunDir(root / name / "construct"),
+                                      generator_llm=generator)
             row = _row(name, result.report.model_dump(mode="json"), time.perf_counter() - started)
         except CountermemError as error:
-            print(f"{name:14} unavailable: {error}")
-            rows.append({"benchmark": name, "unavailable": str(error)})
-            continue
-        rows.append(row)
-        print(
-            f"{name:14} {row['tasks']:>5} {row['failures']:>5} {row['alternatives']:>5} {row['admitted']:>5} "
-            f"{_fmt(row['admitted_per_failure'], '.2f'):>8} {_fmt(row['generator_tokens_per_failure'], '.0f'):>12} "
-            f"{_fmt(row['learn_seconds_per_failure'], '.1f'):>7}",
-            flush=True,
-        )
+            row = {"benchmark": name, "unavailable": str(error)}
+        done[name] = row
+        print(_line(row), flush=True)
+        _write_summary(root, meta, done)  # after every benchmark, so an interruption loses none
+    rows = [done[name] for name in benchmark_names() if name in done]
+    with_records = sum(1 for r in rows if isinstance(r.get("admitted"), int) and r["admitted"] > 0)  # type: ignore[operator]
+    measured = sum(1 for r in rows if "unavailable" not in r)
+    print(f"benchmarks with at least one admitted record: {with_records} of {measured} measured; table in {root}")
+
+
+def _line(row: dict[str, object]) -> str:
+    if "unavailable" in row:
+        return f"{row['benchmark']:14} unavailable: {row['unavailable']}"
+    return (
+        f"{row['benchmark']:14} {row['tasks']:>5} {row['failures']:>5} {row['alternatives']:>5} {row['admitted']:>5} "
+        f"{_fmt(row['admitted_per_failure'], '.2f'):>8} {_fmt(row['generator_tokens_per_failure'], '.0f'):>12} "
+        f"{_fmt(row['learn_seconds_per_failure'], '.1f'):>7}"
+    )
+
+
+def _finished_rows(root: Path, meta: dict[str, object]) -> dict[str, dict[str, object]]:
+    """Rows an earlier invocation measured with the same settings; other settings are refused."""
+    path = root / "admission_rate.json"
+    if not path.is_file():
+        return {}
+    previous = json.loads(path.read_text())
+    differing = {k: (previous.get(k), v) for k, v in meta.items() if previous.get(k) != v}
+    if differing:
+        raise SystemExit(f"{path} was measured with other settings ({differing}); choose another --out")
+    return {str(row["benchmark"]): row for row in previous["rows"] if "unavailable" not in row}
+
+
+def _write_summary(root: Path, meta: dict[str, object], done: dict[str, dict[str, object]]) -> None:
+    rows = [done[name] for name in benchmark_names() if name in done]
     root.mkdir(parents=True, exist_ok=True)
-    summary = {"agent_model": args.agent_model, "generator_model": generator_model, "strategy": args.strategy,
-               "samples": args.samples, "tasks": args.tasks, "rows": rows}
-    (root / "admission_rate.json").write_text(json.dumps(summary, indent=2) + "\n")
-    lines = [f"# Admission rate: agent {args.agent_model}, generator {generator_model} ({args.strategy})", "",
+    (root / "admission_rate.json").write_text(json.dumps({**meta, "rows": rows}, indent=2) + "\n")
+    lines = [f"# Admission rate: agent {meta['agent_model']}, generator {meta['generator_model']} "
+             f"({meta['strategy']}, {meta['samples']} samples), first {meta['tasks']} source tasks", "",
              "| benchmark | tasks | failures | alternatives | admitted | admitted/failure | gen tokens/failure | s/failure |",
              "|---|---|---|---|---|---|---|---|"]
     for row in rows:
@@ -136,9 +165,6 @@ def main() -> None:
             f"{_fmt(row['learn_seconds_per_failure'], '.1f')} |"
         )
     (root / "admission_rate.md").write_text("\n".join(lines) + "\n")
-    with_records = sum(1 for r in rows if isinstance(r.get("admitted"), int) and r["admitted"] > 0)  # type: ignore[operator]
-    print(f"benchmarks with at least one admitted record: {with_records} of {len(rows)}; table in {root}")
-
 
 if __name__ == "__main__":
     main()
