@@ -135,3 +135,25 @@ def test_derive_for_proposal_writes_conditions_the_model_never_wrote() -> None:
     model_written = proposal.model_copy(update={"condition_source": "model"})
     assert derive_for_proposal(model_written, task=TASK, failed_action=Action(content=FAILED_SQL),
                                decision=decision, context=None) is model_written
+
+
+def test_with_a_population_the_rarest_situation_atom_comes_first() -> None:
+    from dataclasses import replace
+
+    def task_facts(keywords: tuple[str, ...], mentioned: tuple[str, ...]) -> Facts:
+        return Facts(values={**SITUATION, "question_keywords": keywords, "mentioned_tables": mentioned})
+
+    # every source task shares the schema (customers, orders, foreign keys); few ask for an average
+    population = (
+        facts_of(TASK, None),
+        *(task_facts(("count",), ("orders",)) for _ in range(6)),
+        task_facts(("each",), ("customers",)),
+    )
+    ranked = [a.text for a in situation_atoms(replace(inputs(), population=population))[0]]
+    assert ranked[0] == '"average" in question_keywords'  # 1 of 8 source tasks, against 8 of 8 for the tables
+    assert ranked.index('"customers" in mentioned_tables') < ranked.index('"customers" in tables')
+    assert ranked[-1] in ('"customers" in tables', "has_foreign_keys")
+    ladder = derive_conditions(replace(inputs(), population=population))
+    assert ladder[0].text == '"join" not in sql_keywords and n_joins < 1 and "average" in question_keywords'
+    # without a population the ranking is the fix-relevance one
+    assert [a.text for a in situation_atoms(inputs())[0]][0] == '"customers" in tables'

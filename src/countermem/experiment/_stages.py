@@ -207,7 +207,10 @@ def construct_memory(
             on_learned=_admission_log(run_dir),
             instructions=benchmark.instructions(),
             mode=benchmark.repair_mode,
-            conditions=ConditionContext(facts_of=benchmark.facts)
+            conditions=ConditionContext(
+                facts_of=benchmark.facts,
+                population=tuple(benchmark.facts(t) for t in tasks) if generator_settings.rarity else (),
+            )
             if generator_settings.conditions == "derived" else None,
         )
         hook: CounterfactualLearner | LearnWhileAdvising = learner

@@ -13,7 +13,11 @@ facts the domain already computes:
   decision, where no action exists yet.
 - *situation atoms* come from the facts of the TASK alone: true flags, items of short lists
   (question keywords, mentioned tables), short text values. Atoms whose text appears in the fix
-  but not in the failed action rank first (a table the fix joins, a keyword it uses).
+  but not in the failed action rank first (a table the fix joins, a keyword it uses); with a
+  population (the source tasks' facts, `GeneratorSettings.rarity`), the rarest atoms rank first
+  (`"total" in question_keywords` before `"order_items" in tables`, which every task of the
+  schema shares: measured on sql-shop, a record conditioned on it was offered after every failed
+  query without GROUP BY, whatever the question asked).
 - *identity atoms* name the environment (a fact whose value is the task's environment or
   benchmark, e.g. `database == "shop_wholesale"`) or pin a small number (`n_vars == 20`). They never
   fire on a held-out environment, so they are used only when nothing else separates.
@@ -75,6 +79,10 @@ class ConditionInputs:
     fixed_text: str = ""
     identity_values: frozenset[str] = field(default_factory=frozenset)
     """Values that name the environment (task environment, benchmark name), compared casefolded."""
+    population: tuple[Facts, ...] = ()
+    """Task facts of the other decisions memory is built from (the source tasks); when given,
+    situation atoms are ranked by how rarely they hold there, so the condition says what sets
+    this decision apart rather than what every task of the schema shares."""
 
 
 @dataclass(frozen=True)
@@ -174,27 +182,30 @@ def _relevance(text: str, inputs: ConditionInputs) -> int:
 
 
 def situation_atoms(inputs: ConditionInputs) -> tuple[list[Atom], list[Atom]]:
-    """Informative atoms of the task (ranked by relevance to the fix, then the domain's order) and
-    identity atoms (environment names, small whole numbers), each true on the situation."""
-    informative: list[tuple[int, int, Atom]] = []
+    """Informative atoms of the task and identity atoms (environment names, small whole numbers),
+    each true on the situation. Informative ones are ranked rarest first over `population` when
+    there is one, then by relevance to the fix, then in the domain's order; one item per list fact."""
+    informative: list[tuple[float, int, int, Atom]] = []
     identity: list[Atom] = []
     for order, (name, value) in enumerate(inputs.situation.values.items()):
         if isinstance(value, bool):
             if value:
-                informative.append((0, order, Atom(name, "situation", name)))
+                atom = Atom(name, "situation", name)
+                informative.append((_base_rate(atom, inputs), 0, order, atom))
         elif isinstance(value, tuple):
             if len(value) > SHORT_LIST_ITEMS:
                 continue
-            best: tuple[int, str] | None = None
+            best: tuple[float, int, Atom] | None = None
             for item in value:
                 if not _usable_text(item) or _looks_numeric(item) or item.casefold() in inputs.identity_values:
                     continue
                 score = _relevance(item, inputs)
-                if best is None or score > best[0]:
-                    best = (score, item)
+                atom = Atom(f"{quote(item)} in {name}", "situation", name, score)
+                rank = (_base_rate(atom, inputs), -score)
+                if best is None or rank < (best[0], -best[1]):
+                    best = (rank[0], score, atom)
             if best is not None:
-                text = f"{quote(best[1])} in {name}"
-                informative.append((best[0], order, Atom(text, "situation", name, best[0])))
+                informative.append((best[0], best[1], order, best[2]))
         elif isinstance(value, str):
             if not _usable_text(value):
                 continue
@@ -203,11 +214,20 @@ def situation_atoms(inputs: ConditionInputs) -> tuple[list[Atom], list[Atom]]:
                 identity.append(Atom(atom_text, "identity", name))
             else:
                 score = _relevance(value, inputs)
-                informative.append((score, order, Atom(atom_text, "situation", name, score)))
+                atom = Atom(atom_text, "situation", name, score)
+                informative.append((_base_rate(atom, inputs), score, order, atom))
         elif isinstance(value, int) and abs(value) <= MAX_IDENTITY_INT:
             identity.append(Atom(f"{name} == {value}", "identity", name))
-    informative.sort(key=lambda item: (-item[0], item[1]))
-    return [atom for _, _, atom in informative], identity
+    informative.sort(key=lambda item: (item[0], -item[1], item[2]))
+    return [atom for _, _, _, atom in informative], identity
+
+
+def _base_rate(atom: Atom, inputs: ConditionInputs) -> float:
+    """Share of the population where the atom holds; 0 for all atoms when there is none (no ranking)."""
+    if not inputs.population:
+        return 0.0
+    condition = parse_condition(atom.text)
+    return sum(1 for facts in inputs.population if condition.evaluate(facts)) / len(inputs.population)
 
 
 def _join(atoms: list[Atom], rung: str) -> DerivedCondition:
@@ -257,6 +277,8 @@ class ConditionContext:
 
     facts_of: FactsOf
     limits: BuilderLimits = field(default_factory=BuilderLimits)
+    population: tuple[Facts, ...] = ()
+    """Task facts of the source tasks (see `ConditionInputs.population`); empty: no rarity ranking."""
 
 
 def identity_values(task: Task) -> frozenset[str]:
@@ -295,6 +317,7 @@ def derive_for_proposal(
                 failed_text=failed_action.content,
                 fixed_text=alternative.action.content,
                 identity_values=identity_values(task),
+                population=context.population if context is not None else (),
             ),
             limits,
         )

@@ -112,6 +112,8 @@ class GeneratorSettings(BaseModel):
     max_tokens: int | None = Field(default=None, ge=16)
     """None: per action language (`SAMPLED_MAX_TOKENS`), or `DEFAULT_MAX_TOKENS` for batch."""
     conditions: ConditionSource = "derived"
+    rarity: bool = False
+    """Derived conditions: rank situation atoms by how rarely they hold over the source tasks."""
     seed: int = 0
     """Seeds of the sampled calls are seed+1, seed+2, ...; the greedy call uses `seed`."""
 
