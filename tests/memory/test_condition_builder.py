@@ -156,4 +156,4 @@ def test_with_a_population_the_rarest_situation_atom_comes_first() -> None:
     ladder = derive_conditions(replace(inputs(), population=population))
     assert ladder[0].text == '"join" not in sql_keywords and n_joins < 1 and "average" in question_keywords'
     # without a population the ranking is the fix-relevance one
-    assert [a.text for a in situation_atoms(inputs())[0]][0] == '"customers" in tables'
+    assert situation_atoms(inputs())[0][0].text == '"customers" in tables'
