@@ -185,27 +185,26 @@ def situation_atoms(inputs: ConditionInputs) -> tuple[list[Atom], list[Atom]]:
     """Informative atoms of the task and identity atoms (environment names, small whole numbers),
     each true on the situation. Informative ones are ranked rarest first over `population` when
     there is one, then by relevance to the fix, then in the domain's order; one item per list fact."""
-    informative: list[tuple[float, int, int, Atom]] = []
+    informative: list[tuple[int, Atom]] = []
     identity: list[Atom] = []
+
+    def rank(atom: Atom) -> tuple[float, int]:
+        return _base_rate(atom, inputs), -atom.score
+
     for order, (name, value) in enumerate(inputs.situation.values.items()):
         if isinstance(value, bool):
             if value:
-                atom = Atom(name, "situation", name)
-                informative.append((_base_rate(atom, inputs), 0, order, atom))
+                informative.append((order, Atom(name, "situation", name)))
         elif isinstance(value, tuple):
             if len(value) > SHORT_LIST_ITEMS:
                 continue
-            best: tuple[float, int, Atom] | None = None
-            for item in value:
-                if not _usable_text(item) or _looks_numeric(item) or item.casefold() in inputs.identity_values:
-                    continue
-                score = _relevance(item, inputs)
-                atom = Atom(f"{quote(item)} in {name}", "situation", name, score)
-                rank = (_base_rate(atom, inputs), -score)
-                if best is None or rank < (best[0], -best[1]):
-                    best = (rank[0], score, atom)
-            if best is not None:
-                informative.append((best[0], best[1], order, best[2]))
+            items = [
+                Atom(f"{quote(item)} in {name}", "situation", name, _relevance(item, inputs))
+                for item in value
+                if _usable_text(item) and not _looks_numeric(item) and item.casefold() not in inputs.identity_values
+            ]
+            if items:
+                informative.append((order, min(items, key=rank)))  # the first of equally ranked items
         elif isinstance(value, str):
             if not _usable_text(value):
                 continue
@@ -213,13 +212,11 @@ def situation_atoms(inputs: ConditionInputs) -> tuple[list[Atom], list[Atom]]:
             if value.casefold() in inputs.identity_values:
                 identity.append(Atom(atom_text, "identity", name))
             else:
-                score = _relevance(value, inputs)
-                atom = Atom(atom_text, "situation", name, score)
-                informative.append((_base_rate(atom, inputs), score, order, atom))
+                informative.append((order, Atom(atom_text, "situation", name, _relevance(value, inputs))))
         elif isinstance(value, int) and abs(value) <= MAX_IDENTITY_INT:
             identity.append(Atom(f"{name} == {value}", "identity", name))
-    informative.sort(key=lambda item: (item[0], -item[1], item[2]))
-    return [atom for _, _, _, atom in informative], identity
+    informative.sort(key=lambda item: (*rank(item[1]), item[0]))
+    return [atom for _, atom in informative], identity
 
 
 def _base_rate(atom: Atom, inputs: ConditionInputs) -> float:
