@@ -12,6 +12,7 @@ are labelled `scripted` everywhere.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from countermem.core import ConfigError, Task
@@ -69,19 +70,13 @@ def _repaired_task(rendered: dict[str, Task], situation: str) -> Task:
     if exact is not None:
         return exact
 
-    def shared(text: str) -> int:
-        return _common_head(text, situation) + _common_head(text[::-1], situation[::-1])
+    def shared(text: str) -> int:  # commonprefix compares characters, which is what is wanted here
+        head = os.path.commonprefix([text, situation])  # noqa: RUF071
+        tail = os.path.commonprefix([text[::-1], situation[::-1]])  # noqa: RUF071
+        return len(head) + len(tail)
 
     best = max(rendered, key=shared, default=None)
     if best is None or shared(best) == 0:
         raise ConfigError("the scripted oracle was asked to repair a task it was not given")
     return rendered[best]
 
-
-def _common_head(a: str, b: str) -> int:
-    size = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        size += 1
-    return size

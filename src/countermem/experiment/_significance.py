@@ -9,7 +9,8 @@ interval for the success difference in percentage points. Both depend only on th
 cells pooled over seeds are tested on their summed counts (each task-seed pair one pair).
 
 Resampling n tasks with replacement from the three kinds is one multinomial draw of their
-counts, so the bootstrap needs no per-task loop. It is seeded, so a report rewritten from the same runs prints the same interval.
+counts, so the bootstrap needs no per-task loop. It is seeded, so a report rewritten from the
+same runs prints the same interval.
 """
 
 from __future__ import annotations
