@@ -50,3 +50,14 @@ def test_malformed(text: str) -> None:
 def test_bare_submit_means_last_checked_action() -> None:
     step = parse_step("Thought: it passed.\nAction: submit")
     assert step.verb == "submit" and step.action is None
+
+
+def test_a_block_cut_at_the_token_limit_is_the_action_as_written() -> None:
+    step = parse_step("Thought: encode it.\nAction: check\n```dimacs\np cnf 3 2\n1 2 0\n-1 3")
+    assert (step.verb, step.action.content, step.unterminated) == ("check", "p cnf 3 2\n1 2 0\n-1 3", True)
+    on_line = parse_step("Action: submit ```sql\nSELECT a FROM t WHERE")
+    assert on_line.action.content == "SELECT a FROM t WHERE" and on_line.unterminated
+    closed = parse_step("Action: check\n```sql\nSELECT 1\n```\n")
+    assert not closed.unterminated
+    with pytest.raises(ParseError, match="has no action"):
+        parse_step("Action: check\n```sql\n   ")

@@ -170,3 +170,14 @@ def test_reflexion_retry_starts_at_a_decision_after_the_failed_action(toy_benchm
     assert retry.last_action is not None and retry.last_action.content == "3"
     assert retry.last_result is not None and not retry.last_result.passed
     assert retry.facts == toy_benchmark.facts(task, retry.last_action)
+
+
+def test_an_unterminated_block_is_checked_and_noted(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    task = toy_benchmark.tasks()[0]  # 1 + 1
+    agent, events = _agent(toy_benchmark, ["Action: check\n```text\n3", "Action: submit\n```text\n2"])
+    outcome = agent.run(task)
+    assert outcome.solved and outcome.parse_errors == 0 and outcome.evaluator_calls == 1
+    assert outcome.failed_attempts == 1
+    checked = [e for e in events if e.kind in ("check", "submit")]
+    assert [e.action.content for e in checked] == ["3", "2"]  # type: ignore[union-attr]
+    assert all("never closed" in e.text for e in checked)

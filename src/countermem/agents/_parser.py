@@ -3,6 +3,9 @@
 An answer must name its verb on a line `Action: check` or `Action: submit` and give the
 action either in the first fenced code block after that line or, for a one-line action,
 after the verb on the same line (`Action: submit SELECT 1`, `Action: check(SELECT 1)`).
+A code block that opens right after that line and never closes (a small model's answer cut at
+the token limit) is the action as written: the checker judges it, so it fails as an action
+that memory can learn from rather than as a format error.
 A `Thought:` before it is optional. `Action: submit` with no action submits the last
 checked action (small models often write just that after a passing check); the agent
 treats it as malformed when nothing was checked yet. Anything else is malformed: the agent re-prompts with
@@ -22,6 +25,7 @@ Verb = Literal["check", "submit"]
 
 _ACTION_LINE = re.compile(r"^\s*\**\s*action\s*\**\s*:\s*\**\s*(check|submit)\b(.*)$", re.IGNORECASE)
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+.-]*)[ \t]*\n(.*?)```", re.DOTALL)
+_OPEN_FENCE = re.compile(r"\s*```[ \t]*([A-Za-z0-9_+.-]*)[ \t]*\n(.*)\Z", re.DOTALL)
 _THOUGHT = re.compile(r"^\s*\**\s*thought\s*\**\s*:\s*(.*)$", re.IGNORECASE)
 
 
@@ -31,6 +35,10 @@ class ParsedStep:
     action: Action | None
     """None only for a bare `Action: submit`, meaning the last checked action."""
     thought: str
+    unterminated: bool = False
+    """The action came from a code block that never closed (the answer was cut at the token
+    limit, or the model forgot the fence): it is checked as written, so the failure is the
+    checker's to judge and memory can learn from it, instead of being a parse error."""
 
 
 def _strip_call(rest: str) -> str:
@@ -55,8 +63,12 @@ def parse_step(text: str) -> ParsedStep:
         if fence_on_line:
             after = inline.strip() + "\n" + after
         fence = _FENCE.search(after)
+        open_fence = _OPEN_FENCE.match(after)
+        unterminated = False
         if fence is not None and (fence_on_line or not _strip_call(inline)):
             content = fence.group(2).strip()
+        elif fence is None and open_fence is not None and (fence_on_line or not _strip_call(inline)):
+            content, unterminated = open_fence.group(2).strip(), True
         else:
             content = _strip_call(inline)
         if not content and verb == "submit":
@@ -65,7 +77,7 @@ def parse_step(text: str) -> ParsedStep:
             raise ParseError(
                 f"'Action: {verb}' has no action: put it in a fenced code block right after that line"
             )
-        return ParsedStep(verb=verb, action=Action(content=content), thought=thought)
+        return ParsedStep(verb=verb, action=Action(content=content), thought=thought, unterminated=unterminated)
     raise ParseError(
         "no line 'Action: check' or 'Action: submit' found: end your answer with one of them, "
         "followed by the action in a fenced code block"

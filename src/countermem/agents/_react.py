@@ -37,6 +37,7 @@ from countermem.domains import Benchmark, WorldModel
 from countermem.llm import LLM, Completion, GenerationParams, Message
 
 EventSink = Callable[[Event], None]
+UNTERMINATED_NOTE = "the code block never closed (answer cut at the token limit?); checked as written"
 TokenCounter = Callable[[str], int]
 
 
@@ -172,7 +173,8 @@ class ReActAgent:
                 if not graded.passed:
                     result.failed_attempts += 1
                 self._emit(
-                    Event(kind="submit", step=result.steps, trial=trial, action=action, result=graded)
+                    Event(kind="submit", step=result.steps, trial=trial, action=action, result=graded,
+                          text=UNTERMINATED_NOTE if parsed.unterminated else "")
                 )
                 return result
             self.world_model.restore(start_state)
@@ -182,7 +184,8 @@ class ReActAgent:
             if not checked.passed:
                 result.failed_attempts += 1
             self._emit(
-                Event(kind="check", step=result.steps, trial=trial, action=action, result=checked)
+                Event(kind="check", step=result.steps, trial=trial, action=action, result=checked,
+                      text=UNTERMINATED_NOTE if parsed.unterminated else "")
             )
             observation = render_observation(checked)
             if not checked.passed:
