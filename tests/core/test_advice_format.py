@@ -57,3 +57,14 @@ def test_bad_record_id_is_refused() -> None:
 
 def test_header_equals_the_agents_advice_header() -> None:
     assert ADVICE_BLOCK_HEADER == ADVICE_HEADER
+
+
+def test_the_source_task_line_round_trips_and_is_left_out_when_empty() -> None:
+    text = render_record_text(
+        "r4", "none", "SELECT 1", "SELECT 2", "sql", "why", 0.0, 1.0, task="How many\nclients are there?"
+    )
+    assert text.splitlines()[1] == "Past task: How many clients are there?"
+    (record,) = parse_record_texts(text)
+    assert record.task == "How many clients are there?" and record.improved == "SELECT 2"
+    bare = render_record_text("r5", "none", "SELECT 1", "SELECT 2", "sql", "why", 0.0, 1.0)
+    assert "Past task" not in bare and parse_record_texts(bare)[0].task == ""

@@ -256,6 +256,7 @@ def test_only_the_best_admitted_alternative_is_stored() -> None:
     assert record.original_check.utility == 0.1 and record.improved_check.utility == 0.8
     assert record.utility_gain == pytest.approx(0.7)
     assert record.rationale == "why u=0.8 x" and record.situation == "the situation"
+    assert record.task_brief == "reach 3"
     assert record.source == RecordSource(task_id=TASK.id, benchmark="toy", stage="train")
     assert record.domain == "toy" and record.embedding is None
     assert str(record.condition) == "n_vars > 10"

@@ -28,6 +28,7 @@ def _record(condition: str = "none") -> Record:
         original_check=CheckResult(utility=0.0, passed=False, completed=True, status="wrong"),
         improved_check=CheckResult(utility=1.0, passed=True, completed=True, status="passed"),
         condition=condition, rationale="add exactly", source=RecordSource(task_id="t0", benchmark="toy"),
+        task_brief="What is 2 + 3?",
     )
 
 
@@ -52,6 +53,7 @@ def test_top1_renders_the_record_and_counts_its_use(tmp_path: Path) -> None:
     assert advice is not None and advice.record_id == record.id
     rendered = parse_record_texts(advice.text)
     assert rendered[0].improved == "5" and rendered[0].condition == "always"
+    assert rendered[0].task == "What is 2 + 3?"
     memory.feedback(decision, advice, _outcome(True))
     counters = store.get(record.id).counters
     assert (counters.retrieved, counters.selected, counters.succeeded) == (1, 1, 1)

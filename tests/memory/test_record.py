@@ -144,3 +144,11 @@ def test_created_at_is_normalised_to_utc() -> None:
     assert created.utcoffset() == timedelta(0)
     assert created == datetime(2025, 1, 1, 10, tzinfo=UTC)
     assert make(created_at=local).model_dump(mode="json")["created_at"].endswith("Z")
+
+
+def test_a_task_brief_is_one_clipped_line() -> None:
+    from countermem.memory._record import TASK_BRIEF_LIMIT, brief_of
+
+    assert brief_of("  Count\n the   rows ") == "Count the rows"
+    long = brief_of("word " * 200)
+    assert len(long) == TASK_BRIEF_LIMIT and long.endswith("\u2026")

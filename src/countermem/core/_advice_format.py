@@ -5,6 +5,7 @@ back out of a prompt with `parse_record_texts`. Both live here, below every othe
 two sides cannot drift apart. The format (`RECORD_TEXT_FORMAT`)::
 
     Record <id> (verified correction, utility <before> -> <after>)
+    Past task: <the source task's text on one line>     (only when the record keeps it)
     Applies when: <condition, or always>
     Mistake:
     ```<lang>
@@ -34,7 +35,7 @@ ADVICE_BLOCK_HEADER = "Advice from verified past corrections (use it only if it 
 
 RECORD_TEXT_FORMAT = """\
 Record {record_id} (verified correction, utility {before:.2f} -> {after:.2f})
-Applies when: {condition}
+{task_line}Applies when: {condition}
 Mistake:
 {fence}{lang}
 {original}
@@ -51,6 +52,7 @@ _UNIVERSAL = {"", "none", "always"}
 _RECORD = re.compile(
     r"^Record (?P<id>\S+) \(verified correction, utility (?P<before>-?\d+(?:\.\d+)?) -> "
     r"(?P<after>-?\d+(?:\.\d+)?)\)[ \t]*\n"
+    r"(?:Past task: ?(?P<task>[^\n]*)\n)?"
     r"Applies when: ?(?P<condition>[^\n]*)\n"
     r"Mistake:[ \t]*\n"
     r"(?P<f1>`{3,})(?P<lang>[^\n`]*)\n(?P<original>(?:.*?\n)??)(?P=f1)[ \t]*\n"
@@ -68,6 +70,7 @@ class RenderedRecord(BaseModel):
 
     record_id: str
     condition: str
+    task: str = ""
     original: str
     improved: str
     lang: str
@@ -94,8 +97,10 @@ def render_record_text(
     rationale: str,
     before: float,
     after: float,
+    task: str = "",
 ) -> str:
-    """The prompt text of one record, in `RECORD_TEXT_FORMAT`; `parse_record_texts` reads it back."""
+    """The prompt text of one record, in `RECORD_TEXT_FORMAT`; `parse_record_texts` reads it back.
+    `task` is the source task's text (its line is left out when empty)."""
     if not record_id or any(ch.isspace() for ch in record_id):
         raise ValueError(f"a record id must be non-empty and without spaces, got {record_id!r}")
     shown_condition = _one_line(condition)
@@ -108,6 +113,7 @@ def render_record_text(
         before=before,
         after=after,
         condition=shown_condition,
+        task_line=f"Past task: {_one_line(task)}\n" if task.strip() else "",
         fence=_fence_for(original_body, improved_body),
         lang=_one_line(lang).replace("`", ""),
         original=original_body,
@@ -124,6 +130,7 @@ def parse_record_texts(text: str) -> list[RenderedRecord]:
             RenderedRecord(
                 record_id=match.group("id"),
                 condition=match.group("condition").strip(),
+                task=(match.group("task") or "").strip(),
                 original=match.group("original").removesuffix("\n"),
                 improved=match.group("improved").removesuffix("\n"),
                 lang=match.group("lang").strip(),

@@ -40,7 +40,7 @@ from countermem.domains import State, WorldModel
 from countermem.memory._condition_builder import ConditionContext, derive_for_proposal
 from countermem.memory._conditions import ConditionError
 from countermem.memory._generator import Alternative, GenerationRequest, Generator, Proposal, RepairMode
-from countermem.memory._record import ApplicabilityCondition, Record, RecordSource, Stage
+from countermem.memory._record import ApplicabilityCondition, Record, RecordSource, Stage, brief_of
 from countermem.memory._store import EvictionEvent, Store
 
 logger = logging.getLogger(__name__)
@@ -189,6 +189,7 @@ class Admitter:
                 utility_gain=best.gain,
                 condition=ApplicabilityCondition.from_text(best.alternative.condition_text or ""),
                 rationale=best.alternative.rationale,
+                task_brief=brief_of(task.prompt),
                 source=RecordSource(task_id=task.id, benchmark=benchmark, stage=self.stage),
                 embedding=None,
             )

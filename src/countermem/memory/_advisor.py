@@ -118,6 +118,7 @@ def render_record(record: Record, action_language: str, show_condition: bool = T
         rationale=record.rationale,
         before=record.original_check.utility,
         after=record.improved_check.utility,
+        task=record.task_brief,
     )
 
 

@@ -26,6 +26,9 @@ from countermem.memory._conditions import Condition, ConditionError, parse_condi
 SITUATION_LIMIT = 2000
 """Most characters of a situation a record keeps (head and tail, see the module docstring)."""
 
+TASK_BRIEF_LIMIT = 400
+"""Most characters of a source task's own text a record keeps in `task_brief`."""
+
 _HEAD_SHARE = 0.6
 GAIN_TOLERANCE = 1e-9
 
@@ -162,6 +165,9 @@ class Record(_Frozen):
     utility_gain: float
     condition: ApplicabilityCondition = Field(default_factory=ApplicabilityCondition)
     rationale: str = ""
+    task_brief: str = Field(default="", max_length=TASK_BRIEF_LIMIT + 1)
+    """The source task's own text on one line, clipped (`brief_of`): shown with the record, so a
+    model can see which question the correction answered before it borrows from it."""
     source: RecordSource
     created_at: datetime = Field(default_factory=utc_now)
     version: int = Field(default=1, ge=1)
@@ -264,3 +270,9 @@ def _content_id(data: dict[str, Any]) -> str:
     }
     digest = hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()
     return "r-" + digest[:16]
+
+
+def brief_of(task_text: str, limit: int = TASK_BRIEF_LIMIT) -> str:
+    """`task_text` on one line, cut to `limit` characters with an ellipsis."""
+    line = " ".join(task_text.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"

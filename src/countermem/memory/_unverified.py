@@ -21,7 +21,7 @@ from countermem.core import Action, CheckResult, ConfigError, Cost, Facts, Store
 from countermem.domains import State, WorldModel
 from countermem.memory._admission import AdmissionReport, AlternativeVerdict, Verdict, judge_condition
 from countermem.memory._generator import Alternative, Proposal
-from countermem.memory._record import ApplicabilityCondition, Record, RecordSource, Stage
+from countermem.memory._record import ApplicabilityCondition, Record, RecordSource, Stage, brief_of
 from countermem.memory._store import EvictionEvent, Store
 
 UNCHECKED_DETAILS = "not checked: stored by the unverified-advice baseline without any world-model call"
@@ -104,6 +104,7 @@ class UnverifiedAdmitter:
                 utility_gain=0.0,
                 condition=ApplicabilityCondition.from_text(condition),
                 rationale=alternative.rationale,
+                task_brief=brief_of(task.prompt),
                 source=RecordSource(task_id=task.id, benchmark=benchmark, stage=self.stage),
             )
             already = _stored(self.store, record.id)
