@@ -62,7 +62,7 @@ def test_generator_options_are_checked_and_recorded(tmp_path: Path) -> None:
     base = ["construct", "--benchmark", "sql-shop", "--backbone", "scripted", "--store", str(tmp_path / "s.sqlite"),
             "--limit", "2"]
     scripted = runner.invoke(app, [*base, "--generator-model", "qwen2.5-coder-1.5b", "--out", str(tmp_path / "a")])
-    assert scripted.exit_code == 2 and "--generator-model needs a real backbone" in " ".join(scripted.output.split())
+    assert scripted.exit_code == 2 and "separate generator model ('qwen2.5-coder-1.5b') needs a real backbone" in " ".join(scripted.output.split())
     strategy = runner.invoke(app, [*base, "--generator-strategy", "greedy", "--out", str(tmp_path / "b")])
     assert strategy.exit_code == 2 and "unknown --generator-strategy 'greedy'" in " ".join(strategy.output.split())
     # the generator's model is part of the stage config, so a resume with another one is refused

@@ -163,6 +163,18 @@ def test_a_misspelled_benchmark_is_an_error_naming_the_key_and_the_known_ones(tm
     assert not (tmp_path / "s").exists()
 
 
+def test_a_generator_model_on_a_backbone_that_cannot_load_one_is_refused(tmp_path: Path) -> None:
+    toml = tmp_path / "study.toml"
+    toml.write_text(
+        'benchmarks = ["sql-shop"]\n[backbones.b]\nkind = "simulated"\n'
+        '[memory.generator]\nmodel = "qwen2.5-coder-1.5b"\n'
+    )
+    result = CliRunner().invoke(app, ["study", str(toml), "--out", str(tmp_path / "s")])
+    text = " ".join(result.output.split())
+    assert result.exit_code == 2 and "memory.generator.model = 'qwen2.5-coder-1.5b' needs backbones" in text
+    assert "b cannot" in text and not (tmp_path / "s").exists()
+
+
 @pytest.mark.slow
 def test_workers_do_not_change_results(tmp_path: Path) -> None:
     config = _config(backbone="simulated")

@@ -73,3 +73,17 @@ def test_two_processes_share_one_file(tmp_path: Path) -> None:
         process.join(60)
     assert [p.exitcode for p in workers] == [0, 0]
     assert CachedLLM(ScriptedLLM([]), path).entries() == 25 * 2 + 25
+
+
+def test_a_grammar_is_part_of_the_key_and_its_absence_keeps_older_keys() -> None:
+    import hashlib
+    import json
+
+    from countermem.llm._cache import _KEY_VERSION
+
+    params = GenerationParams()
+    older = {"v": _KEY_VERSION, "llm": "local:m", "messages": [m.model_dump(mode="json") for m in PROMPT],
+             "params": {k: v for k, v in params.model_dump(mode="json").items() if k != "grammar"}}
+    encoded = json.dumps(older, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert cache_key("local:m", PROMPT, params) == hashlib.sha256(encoded.encode("utf-8")).hexdigest()
+    assert cache_key("local:m", PROMPT, GenerationParams(grammar='root ::= "a"')) != cache_key("local:m", PROMPT, params)

@@ -7,7 +7,15 @@ from pathlib import Path
 import pytest
 
 from countermem.core import ConfigError
-from countermem.llm import BACKBONES, CachedLLM, Message, OpenAIChat, ScriptedLLM, make_llm
+from countermem.llm import (
+    BACKBONES,
+    CachedLLM,
+    Message,
+    OpenAIChat,
+    ScriptedLLM,
+    make_generator_llm,
+    make_llm,
+)
 
 
 def test_scripted_with_cache(tmp_path: Path) -> None:
@@ -34,3 +42,13 @@ def test_errors_are_config_errors() -> None:
         make_llm("gpt5")
     with pytest.raises(ConfigError, match="needs a script"):
         make_llm("scripted")
+
+
+def test_a_generator_model_needs_a_backbone_that_loads_models(tmp_path: Path) -> None:
+    for kind in ("scripted", "simulated"):
+        with pytest.raises(ConfigError, match=f"needs a real backbone .*not {kind}"):
+            make_generator_llm(kind, "qwen2.5-coder-1.5b")
+    llm = make_generator_llm(
+        "openai", "big", base_url="http://127.0.0.1:9/v1", api_key="k", cache_path=tmp_path / "g.sqlite"
+    )
+    assert isinstance(llm, CachedLLM) and llm.name == "openai:big"

@@ -124,3 +124,33 @@ def test_threads_follow_the_cores_this_process_may_use(monkeypatch: pytest.Monke
     assert usable_cores() == 1 and default_threads() == 1 and threads_per_worker(1) == 1
     monkeypatch.setattr("os.sched_getaffinity", lambda pid: set(range(8)), raising=False)
     assert default_threads() == 2 and threads_per_worker(2) == 4
+
+
+def _any_pulled() -> LocalLLM:
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed")
+    for name in ("smollm2-135m", "qwen2.5-coder-0.5b"):
+        try:
+            resolve_model_path(name)
+        except ModelUnavailableError:
+            continue
+        return LocalLLM(name, n_ctx=1024, n_threads=1)
+    pytest.skip("neither smollm2-135m nor qwen2.5-coder-0.5b is pulled (countermem models pull NAME)")
+
+
+@pytest.mark.slow
+def test_a_grammar_holds_the_answer_to_its_form_and_a_bad_one_is_an_error() -> None:
+    from countermem.core import LLMError
+    from countermem.memory import parse_single
+    from countermem.memory._grammar import edit_grammar
+
+    llm = _any_pulled()
+    messages = [Message(role="user", content="Fix this query: SELECT nam FROM customers (no column nam; use name).")]
+    for seed in (0, 1):
+        params = GenerationParams(max_tokens=160, temperature=0.8, seed=seed, grammar=edit_grammar("sql"))
+        reply = llm.complete(messages, params)
+        assert reply.text.startswith("Fix: "), reply.text
+        if reply.usage.completion_tokens < params.max_tokens:  # it ended on its own: the grammar's end
+            alternative, problem = parse_single(reply.text, action_language="sql")
+            assert alternative is not None and reply.text.endswith("```"), (problem, reply.text)
+    with pytest.raises(LLMError, match="could not parse the GBNF grammar"):
+        llm.complete(messages, GenerationParams(max_tokens=8, grammar="root ::= ( broken"))

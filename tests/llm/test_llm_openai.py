@@ -294,6 +294,14 @@ def test_llama_cpp_sampling_is_sent_by_default(server: ScriptedServer) -> None:
     assert body["repeat_penalty"] == 1.0 and body["top_k"] == 40 and body["temperature"] == 0.0
 
 
+def test_a_grammar_goes_in_the_body_only_when_given(server: ScriptedServer) -> None:
+    server.replies = [Reply(body=ok_body()), Reply(body=ok_body())]
+    server.client().complete(HELLO, GenerationParams(grammar='root ::= "a"'))
+    server.client().complete(HELLO)
+    assert server.requests[0]["json"]["grammar"] == 'root ::= "a"'
+    assert "grammar" not in server.requests[1]["json"]
+
+
 @pytest.mark.parametrize("setting", ["none", "", "  None "])
 def test_sampling_none_sends_no_extras(server: ScriptedServer, setting: str) -> None:
     server.replies = [Reply(body=ok_body())]

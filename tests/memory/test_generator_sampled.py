@@ -184,3 +184,19 @@ def test_learn_from_failure_admits_with_a_derived_condition(tmp_path: object) ->
         assert str(report.record.condition) == "not mentions_u and hard"
         assert [v.verdict for v in report.verdicts] == ["below_threshold", "admitted", "not_best"]
         assert len(store.all()) == 1
+
+
+def test_grammar_goes_with_every_edit_draw_when_asked_and_never_with_resolve() -> None:
+    from countermem.memory._grammar import edit_grammar
+
+    plain = RecordingLLM([sql("SELECT 1"), sql("SELECT 2")])
+    Generator(plain, settings=GeneratorSettings(samples=1)).propose(request())
+    assert all(p.grammar is None for p in plain.params)
+    held = RecordingLLM([sql("SELECT 1"), sql("SELECT 2")])
+    Generator(held, settings=GeneratorSettings(samples=1, grammar=True)).propose(request())
+    assert [p.grammar for p in held.params] == [edit_grammar("sql")] * 2
+    resolve = RecordingLLM(["The answer is 4. #### 4", "So #### 5"])
+    Generator(resolve, settings=GeneratorSettings(samples=1, grammar=True)).propose(
+        request(mode="resolve", action_language="text")
+    )
+    assert all(p.grammar is None for p in resolve.params)

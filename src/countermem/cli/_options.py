@@ -54,6 +54,13 @@ GeneratorModel = Annotated[
 Samples = Annotated[
     int, typer.Option(min=0, max=32, help="generator calls at temperature after the greedy one (one alternative each)")
 ]
+GeneratorGrammar = Annotated[
+    bool,
+    typer.Option(
+        "--generator-grammar/--no-generator-grammar",
+        help="hold each sampled edit to its answer form with a GBNF grammar (llama.cpp backends only)",
+    ),
+]
 GeneratorStrategy = Annotated[
     str,
     typer.Option(help="sampled: one alternative per call, conditions derived from facts; batch: one call, "

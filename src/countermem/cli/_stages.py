@@ -85,10 +85,12 @@ def _stage(stage: Literal["construct", "train", "evaluate"], params: dict[str, A
 def _generator_settings(params: dict[str, Any]) -> GeneratorSettings:
     strategy = params.get("generator_strategy", "sampled")
     if strategy == "batch":
+        if params.get("generator_grammar"):
+            raise ConfigError("--generator-grammar holds sampled edits to their form; the batch strategy has none")
         return GeneratorSettings.batch()
     if strategy != "sampled":
         raise ConfigError(f"unknown --generator-strategy {strategy!r}; choose sampled or batch")
-    return GeneratorSettings(samples=params.get("samples", 4))
+    return GeneratorSettings(samples=params.get("samples", 4), grammar=params.get("generator_grammar", False))
 
 
 def _generator_llm(params: dict[str, Any], config: RunConfig) -> LLM | None:
@@ -96,18 +98,13 @@ def _generator_llm(params: dict[str, Any], config: RunConfig) -> LLM | None:
     name = params.get("generator_model")
     if not name:
         return None
-    if config.backbone in ("simulated", "scripted"):
-        raise ConfigError(f"--generator-model needs a real backbone (local or openai), not {config.backbone}")
-    from countermem.llm import CachedLLM, make_llm
+    from countermem.llm import make_generator_llm
 
-    llm: LLM = make_llm(
-        config.backbone, model=name, base_url=params.get("base_url"), api_key=params.get("api_key"),
-        seed=params["seed"],
-    )
     cache: Path | None = params.get("cache")
-    if cache is not None:
-        llm = CachedLLM(llm, cache.with_name(cache.stem + "-generator" + cache.suffix))
-    return llm
+    return make_generator_llm(
+        config.backbone, name, base_url=params.get("base_url"), api_key=params.get("api_key"),
+        seed=params["seed"], cache_path=None if cache is None else cache.with_name(cache.stem + "-generator" + cache.suffix),
+    )
 
 
 TrainedRun = Annotated[
@@ -189,6 +186,7 @@ def construct(
     generator_model: opt.GeneratorModel = None,
     samples: opt.Samples = 4,
     generator_strategy: opt.GeneratorStrategy = "sampled",
+    generator_grammar: opt.GeneratorGrammar = False,
     out: opt.Out = Path("runs/construct"),
     resume: opt.Resume = False,
     cache: opt.Cache = None,

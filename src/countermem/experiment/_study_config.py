@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from countermem.core import ConfigError
 from countermem.domains import benchmark_names
+from countermem.llm import MODEL_BACKBONES
 from countermem.memory import GeneratorSettings
 from countermem.selector import DQNConfig
 
@@ -211,6 +212,13 @@ def parse_study_config(data: dict[str, object], *, source: str = "study config")
         raise ConfigError(
             f"{source}: methods {', '.join(strategy)} need an LLM that answers judge and distillation "
             f"prompts; the {', '.join(canned)} backbone(s) cannot. Run them on a local or openai backbone"
+        )
+    generator_model = config.memory.generator.model
+    cannot_load = [name for name, b in config.backbones.items() if b.kind not in MODEL_BACKBONES]
+    if generator_model and cannot_load:
+        raise ConfigError(
+            f"{source}: memory.generator.model = {generator_model!r} needs backbones that can load a second "
+            f"model (local or openai); {', '.join(cannot_load)} cannot. Remove the model line or those backbones"
         )
     for name in config.analyses.accumulation_methods:
         if not method_spec(name).uses_store:

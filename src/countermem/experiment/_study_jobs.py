@@ -39,7 +39,7 @@ from countermem.experiment._stages import (
 )
 from countermem.experiment._study_config import StudyConfig
 from countermem.experiment._study_plan import Job, cell_tasks, construct_store, selector_checkpoint
-from countermem.llm import LLM, CachedLLM, make_llm
+from countermem.llm import LLM, CachedLLM, make_generator_llm, make_llm
 from countermem.memory import SQLiteStore
 
 JOBS_DIR = "jobs"
@@ -172,18 +172,17 @@ def build_generator_llm(ctx: JobContext) -> LLM | None:
     """The generator's own model (`[memory.generator] model`), on the cell's backbone kind and server;
     None when the agent's model writes the alternatives. Its replies have their own cache file."""
     name = ctx.config.memory.generator.model
-    spec = ctx.config.backbones[ctx.job.cell.backbone]
-    if not name or spec.kind in ("simulated", "scripted"):
+    if not name:
         return None
-    llm: LLM = make_llm(
-        spec.kind, model=name, base_url=spec.base_url, api_key=spec.api_key(), seed=ctx.job.cell.seed,
-        n_threads=ctx.threads,
-    )
+    spec = ctx.config.backbones[ctx.job.cell.backbone]
+    cache: Path | None = None
     if ctx.config.cache:
         cache = ctx.root / "cache" / f"{ctx.job.cell.backbone}-generator.sqlite"
         cache.parent.mkdir(parents=True, exist_ok=True)
-        llm = CachedLLM(llm, cache)
-    return llm
+    return make_generator_llm(
+        spec.kind, name, base_url=spec.base_url, api_key=spec.api_key(), seed=ctx.job.cell.seed,
+        n_threads=ctx.threads, cache_path=cache,
+    )
 
 
 ProgressHook = Callable[[TaskOutcome, int, int], None]

@@ -2,7 +2,7 @@
 
 from countermem.core import sha256_file
 from countermem.llm._cache import CachedLLM, cache_key
-from countermem.llm._factory import BACKBONES, make_llm
+from countermem.llm._factory import BACKBONES, MODEL_BACKBONES, make_generator_llm, make_llm
 from countermem.llm._local import LocalLLM, default_threads, usable_cores
 from countermem.llm._openai import OpenAIChat, RetryPolicy
 from countermem.llm._protocol import LLM, Completion, GenerationParams, Message, Role
@@ -43,6 +43,7 @@ __all__ = [
     "LLAMA_CPP_SAMPLING",
     "LLM",
     "MODELS",
+    "MODEL_BACKBONES",
     "SAMPLING_ENV",
     "CachedLLM",
     "Completion",
@@ -74,6 +75,7 @@ __all__ = [
     "default_models_dir",
     "default_threads",
     "get_model_spec",
+    "make_generator_llm",
     "make_llm",
     "parse_sampling",
     "pip_download",

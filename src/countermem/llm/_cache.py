@@ -43,7 +43,7 @@ def cache_key(llm_name: str, messages: list[Message], params: GenerationParams) 
         "v": _KEY_VERSION,
         "llm": llm_name,
         "messages": [m.model_dump(mode="json") for m in messages],
-        "params": params.model_dump(mode="json"),
+        "params": params.model_dump(mode="json", exclude=None if params.grammar else {"grammar"}),
     }
     encoded = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(encoded.encode("utf-8")).hexdigest()

@@ -16,6 +16,8 @@ from countermem.llm._scripted import ScriptedLLM, ScriptFunction, ScriptItem
 from countermem.llm._simulated import GeneratorDetector, GeneratorPolicy, NaiveActionFunction, SimulatedLLM
 
 BACKBONES: tuple[str, ...] = ("openai", "local", "scripted", "simulated")
+MODEL_BACKBONES: tuple[str, ...] = ("openai", "local")
+"""The kinds that can load a second model by name (the generator's own model)."""
 
 
 def make_llm(
@@ -69,3 +71,28 @@ def make_llm(
     else:
         raise ConfigError(f"unknown backbone {backbone!r}; choose one of: {', '.join(BACKBONES)}")
     return CachedLLM(llm, cache_path) if cache_path is not None else llm
+
+
+def make_generator_llm(
+    backbone: str,
+    model: str,
+    *,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    cache_path: Path | None = None,
+    n_threads: int | None = None,
+    seed: int = 0,
+) -> LLM:
+    """The generator's own model beside the agent's: same backbone kind and server, another model.
+
+    Scripted and simulated backbones have no second model to load, so asking for one is a
+    ConfigError rather than a silent fall back to the agent's canned replies."""
+    if backbone not in MODEL_BACKBONES:
+        raise ConfigError(
+            f"a separate generator model ({model!r}) needs a real backbone ({' or '.join(MODEL_BACKBONES)}), "
+            f"not {backbone}; leave the generator model out to let the agent's model write alternatives"
+        )
+    return make_llm(
+        backbone, model=model, base_url=base_url, api_key=api_key, cache_path=cache_path,
+        n_threads=n_threads, seed=seed,
+    )

@@ -90,6 +90,7 @@ class LocalLLM:
         self.n_threads = n_threads or default_threads()
         self._lock = threading.Lock()
         self._conversation: list[tuple[str, str]] = []
+        self._grammars: dict[str, Any] = {}
         self._llama = llama_cpp.Llama(
             model_path=str(self.path),
             n_ctx=n_ctx,
@@ -108,6 +109,26 @@ class LocalLLM:
         with self._lock:
             return len(self._llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
+    def _grammar(self, text: str | None) -> Any:
+        """The grammar object, kept per text, once llama.cpp's parser accepted the text."""
+        if not text:
+            return None
+        if text not in self._grammars:
+            llama_cpp = importlib.import_module("llama_cpp")
+            # llama-cpp-python parses the grammar only while sampling, and crashes the process on a
+            # bad one; parsing it here first turns that into an error.
+            probe = llama_cpp.llama_sampler_init_grammar(
+                self._llama._model.vocab, text.encode("utf-8"), b"root"
+            )
+            if not probe:
+                raise LLMError(
+                    "llama.cpp could not parse the GBNF grammar of this request (its parser printed why on "
+                    "stderr); fix the grammar or leave it out"
+                )
+            llama_cpp.llama_sampler_free(probe)
+            self._grammars[text] = llama_cpp.LlamaGrammar.from_string(text, verbose=False)
+        return self._grammars[text]
+
     def complete(self, messages: list[Message], params: GenerationParams | None = None) -> Completion:
         params = params or GenerationParams()
         started = time.perf_counter()
@@ -125,6 +146,7 @@ class LocalLLM:
                     max_tokens=params.max_tokens,
                     seed=params.seed,
                     stop=list(params.stop),
+                    grammar=self._grammar(params.grammar),
                     **LLAMA_CPP_SAMPLING,
                 )
         except ValueError as error:

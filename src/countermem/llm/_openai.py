@@ -175,7 +175,7 @@ class OpenAIChat:
             max_tokens=params.max_tokens,
             seed=params.seed,
             stop=list(params.stop) or None,
-            extra_body={**self.sampling, **self._extra_body} or None,
+            extra_body={**self.sampling, **self._extra_body, **_grammar_field(params)} or None,
         )
 
     def _client_error(self, error: openai.APIStatusError) -> LLMError:
@@ -259,3 +259,8 @@ def _reasoning_text(message: ChatCompletionMessage) -> str | None:
         if isinstance(value, str) and value:
             return value
     return None
+
+
+def _grammar_field(params: GenerationParams) -> dict[str, str]:
+    """llama.cpp's server reads a GBNF grammar from `grammar` in the request body."""
+    return {"grammar": params.grammar} if params.grammar else {}

@@ -32,6 +32,8 @@ class GenerationParams(BaseModel):
     max_tokens: int = 512
     seed: int | None = 0
     stop: tuple[str, ...] = ()
+    grammar: str | None = None
+    """A GBNF grammar the answer must follow (llama.cpp backends); None: free text."""
 
 
 class Completion(BaseModel):

@@ -64,10 +64,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from countermem.core import Action, CheckResult, Facts, FactValue, Usage
 from countermem.llm import LLM, GenerationParams, Message
+from countermem.memory._grammar import edit_grammar
 from countermem.memory._record import truncate_situation
 
 MAX_ALTERNATIVES = 4
@@ -114,8 +115,17 @@ class GeneratorSettings(BaseModel):
     conditions: ConditionSource = "derived"
     rarity: bool = False
     """Derived conditions: rank situation atoms by how rarely they hold over the source tasks."""
+    grammar: bool = False
+    """Sampled edits: hold every draw to the answer contract with a GBNF grammar (`_grammar`);
+    llama.cpp backends only (the embedded one, or a llama.cpp server)."""
     seed: int = 0
     """Seeds of the sampled calls are seed+1, seed+2, ...; the greedy call uses `seed`."""
+
+    @model_validator(mode="after")
+    def _grammar_is_for_sampled_edits(self) -> GeneratorSettings:
+        if self.grammar and self.strategy != "sampled":
+            raise ValueError("grammar = true holds sampled edits to their form; the batch strategy has none")
+        return self
 
     def tokens_for(self, action_language: str) -> int:
         if self.max_tokens is not None:
@@ -777,16 +787,19 @@ class Generator:
             model=self.llm.name,
         )
 
-    def draws(self, max_tokens: int) -> list[GenerationParams]:
+    def draws(self, max_tokens: int, grammar: str | None = None) -> list[GenerationParams]:
         """Every call the sampled strategy may make, in order: greedy, seeds, then the extra draws
         (each extra draw replaces one draw that gave no new alternative)."""
         settings = self.settings
         out: list[GenerationParams] = []
         if settings.greedy:
-            out.append(GenerationParams(temperature=0.0, max_tokens=max_tokens, seed=settings.seed))
+            out.append(GenerationParams(temperature=0.0, max_tokens=max_tokens, seed=settings.seed, grammar=grammar))
         for index in range(1, settings.samples + settings.extra_draws + 1):
             out.append(
-                GenerationParams(temperature=settings.temperature, max_tokens=max_tokens, seed=settings.seed + index)
+                GenerationParams(
+                    temperature=settings.temperature, max_tokens=max_tokens, seed=settings.seed + index,
+                    grammar=grammar,
+                )
             )
         return out
 
@@ -803,7 +816,10 @@ class Generator:
         texts: list[str] = []
         usage = Usage()
         calls = 0
-        for draw, params in enumerate(self.draws(tokens)):
+        grammar = None
+        if settings.grammar and request.mode == "edit":
+            grammar = edit_grammar(_fence_tag(request.action_language), with_condition=model_condition)
+        for draw, params in enumerate(self.draws(tokens, grammar)):
             if len(kept) >= request.max_alternatives:
                 break
             if draw >= planned and draw - planned >= calls - len(kept):
