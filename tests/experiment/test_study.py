@@ -328,3 +328,23 @@ def test_sharded_evaluation_gives_the_same_runs(tmp_path: Path) -> None:
     assert expected.keys() == got.keys()
     for key in expected:
         assert got[key] == expected[key], key
+
+
+def test_a_worker_ends_itself_when_the_study_process_is_gone() -> None:
+    import threading
+
+    from countermem.experiment._study import watch_parent
+
+    parents = iter([100, 100, 1])  # the study's pid twice, then init: the study was killed
+    exited: list[int] = []
+    done = threading.Event()
+
+    def exit_now(code: int) -> None:
+        exited.append(code)
+        done.set()
+
+    watch_parent(100, interval_s=0.01, exit_now=exit_now, current_parent=lambda: next(parents))
+    assert done.wait(5) and exited == [1]
+    alive: list[int] = []
+    watch_parent(7, interval_s=0.01, exit_now=alive.append, current_parent=lambda: 7).join(0.1)
+    assert alive == [], "a worker whose study is alive keeps running"

@@ -17,6 +17,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
+import time
 import traceback
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -133,9 +135,31 @@ def _count_runs(root: Path, job: Job) -> int:
     return total
 
 
-def _job_entry(root: Path, config_json: str, job: Job, threads: int) -> JobRecord:
+def _job_entry(root: Path, config_json: str, job: Job, threads: int, parent: int | None = None) -> JobRecord:
     """Process-pool entry point (module level so that it pickles)."""
+    if parent is not None:
+        watch_parent(parent)
     return execute_job(root, StudyConfig.model_validate_json(config_json), job, threads=threads)
+
+
+def watch_parent(
+    parent: int, *, interval_s: float = 2.0, exit_now: Callable[[int], object] = os._exit,
+    current_parent: Callable[[], int] = os.getppid,
+) -> threading.Thread:
+    """End this worker when the study process that started it is gone.
+
+    Why: a study stopped with SIGTERM (`kill`, a scheduler's time limit) does not take its pool
+    with it, and an orphaned worker would go on spending the cores on a job whose result nobody
+    collects (a resume wipes that attempt anyway). Ctrl-C reaches the workers by itself."""
+
+    def watch() -> None:
+        while current_parent() == parent:
+            time.sleep(interval_s)
+        exit_now(1)
+
+    thread = threading.Thread(target=watch, name="countermem-parent-watch", daemon=True)
+    thread.start()
+    return thread
 
 
 def threads_per_worker(workers: int) -> int:
@@ -283,7 +307,7 @@ def _run_pool(
                         waiting.remove(job)
                     elif len(running) < workers and all(d in done for d in job.depends):
                         waiting.remove(job)
-                        running[pool.submit(_job_entry, root, config_json, job, threads_per_worker(workers))] = job
+                        running[pool.submit(_job_entry, root, config_json, job, threads_per_worker(workers), os.getpid())] = job
                         if progress:
                             progress.job_started(job)
                 if not running:
