@@ -152,3 +152,4 @@ def test_a_task_brief_is_one_clipped_line() -> None:
     assert brief_of("  Count\n the   rows ") == "Count the rows"
     long = brief_of("word " * 200)
     assert len(long) == TASK_BRIEF_LIMIT and long.endswith("\u2026")
+    assert make(task_brief="word " * 200).task_brief == long, "a long brief given directly is clipped the same way"

@@ -165,7 +165,7 @@ class Record(_Frozen):
     utility_gain: float
     condition: ApplicabilityCondition = Field(default_factory=ApplicabilityCondition)
     rationale: str = ""
-    task_brief: str = Field(default="", max_length=TASK_BRIEF_LIMIT + 1)
+    task_brief: str = Field(default="", max_length=TASK_BRIEF_LIMIT)
     """The source task's own text on one line, clipped (`brief_of`): shown with the record, so a
     model can see which question the correction answered before it borrows from it."""
     source: RecordSource
@@ -184,6 +184,9 @@ class Record(_Frozen):
         if isinstance(situation, str) and len(situation) > SITUATION_LIMIT:
             data["situation"], _ = truncate_situation(situation)
             data["situation_truncated"] = True
+        brief = data.get("task_brief")
+        if isinstance(brief, str) and len(brief) > TASK_BRIEF_LIMIT:
+            data["task_brief"] = brief_of(brief)
         if "utility_gain" not in data:
             original, improved = data.get("original_check"), data.get("improved_check")
             if isinstance(original, CheckResult | dict) and isinstance(improved, CheckResult | dict):
