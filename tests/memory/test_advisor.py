@@ -53,12 +53,14 @@ def test_top1_renders_the_record_and_counts_its_use(tmp_path: Path) -> None:
     assert advice is not None and advice.record_id == record.id
     rendered = parse_record_texts(advice.text)
     assert rendered[0].improved == "5" and rendered[0].condition == "always"
-    assert rendered[0].task == "What is 2 + 3?"
+    assert rendered[0].task == "", "the source task is shown only when asked"
     memory.feedback(decision, advice, _outcome(True))
     counters = store.get(record.id).counters
     assert (counters.retrieved, counters.selected, counters.succeeded) == (1, 1, 1)
     assert store.get(record.id).version > 1
     assert memory.stats.coverage == 1.0 and memory.stats.uses == [(TASK.id, record.id)]
+    shown = _memory(store, TopOne(), show_task=True).advise(decision)
+    assert shown is not None and parse_record_texts(shown.text)[0].task == "What is 2 + 3?"
 
 
 def test_skip_and_false_conditions_offer_nothing(tmp_path: Path) -> None:

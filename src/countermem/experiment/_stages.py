@@ -78,6 +78,7 @@ class MemorySettings(BaseModel):
     scope: Literal["domain", "benchmark"] = "domain"
     rank: Literal["similarity", "random", "shuffled"] = "similarity"
     use_conditions: bool = True
+    show_task: bool = False
     selector: SelectorKind = "dqn"
     checkpoint: Path | None = None
     min_gain: float = 0.05
@@ -251,7 +252,9 @@ def _learn_while_advising(
     )
     advisor = CounterfactualMemory(
         retriever, TopOne(), action_language=benchmark.action_language, store=store,
-        options=AdvisorOptions(show_condition=settings.use_conditions, write_counters=True),
+        options=AdvisorOptions(
+            show_condition=settings.use_conditions, show_task=settings.show_task, write_counters=True
+        ),
     )
     hook = LearnWhileAdvising(learner, advisor)
     excluded.append(hook)
@@ -364,7 +367,7 @@ def _advised_stage(
         advisor = CounterfactualMemory(
             retriever, chosen, action_language=benchmark.action_language, store=store,
             options=AdvisorOptions(
-                show_condition=settings.use_conditions, write_counters=False,
+                show_condition=settings.use_conditions, show_task=settings.show_task, write_counters=False,
                 train_selector=training and settings.selector == "dqn",
                 header=UNVERIFIED_HEADER if settings.admission == "unverified" else None,
             ),

@@ -161,7 +161,8 @@ def memory_settings(ctx: JobContext, *, store: Path, checkpoint: Path | None) ->
     capacity = ctx.config.baselines.retention_capacity if spec.retention_capacity else memory.capacity
     return MemorySettings(
         store=store, capacity=capacity, retention=spec.retention, embedder=memory.embedder, k=memory.k,
-        rank=spec.rank, use_conditions=spec.use_conditions, selector=memory.selector, checkpoint=checkpoint,
+        rank=spec.rank, use_conditions=spec.use_conditions, show_task=memory.show_task, selector=memory.selector,
+        checkpoint=checkpoint,
         min_gain=memory.min_gain, max_alternatives=memory.max_alternatives, seed=ctx.job.cell.seed,
         admission=spec.admission, dqn=memory.dqn, construct_advice=memory.construct_advice,
         generator=memory.generator.settings(), generator_model=memory.generator.model,

@@ -41,6 +41,9 @@ class AdvisorOptions(BaseModel):
 
     show_condition: bool = True
     """False for the 'no applicability conditions' ablation: the rendered record says `always`."""
+    show_task: bool = False
+    """Show the record's source task (`Past task:`). Off by default: measured once on sql-shop
+    (no gain there), and it shifts the simulated bed's outcomes, so it stays opt-in until it pays."""
     write_counters: bool = True
     """Write reuse counters to the store (ignored for a read-only store)."""
     train_selector: bool = False
@@ -107,7 +110,9 @@ def observation_for(decision: Decision, result: RetrievalResult) -> Observation:
     )
 
 
-def render_record(record: Record, action_language: str, show_condition: bool = True) -> str:
+def render_record(
+    record: Record, action_language: str, show_condition: bool = True, show_task: bool = False
+) -> str:
     condition = str(record.condition) if show_condition else UNIVERSAL_CONDITION_TEXT
     return render_record_text(
         record_id=record.id,
@@ -118,7 +123,7 @@ def render_record(record: Record, action_language: str, show_condition: bool = T
         rationale=record.rationale,
         before=record.original_check.utility,
         after=record.improved_check.utility,
-        task=record.task_brief,
+        task=record.task_brief if show_task else "",
     )
 
 
@@ -180,7 +185,7 @@ class CounterfactualMemory:
         pending.chosen.append(chosen.record.id)
         self.stats.selected += 1
         self.stats.uses.append((decision.task.id, chosen.record.id))
-        text = render_record(chosen.record, self.action_language, self.options.show_condition)
+        text = render_record(chosen.record, self.action_language, self.options.show_condition, self.options.show_task)
         return Advice(
             text=text,
             record_id=chosen.record.id,
