@@ -5,7 +5,8 @@ Run: .venv/bin/python benchmarks/admission_rate.py [--tasks N] [--only NAME ...]
          [--strategy sampled|batch] [--samples 4] [--threads N] [--out runs/admission-rate]
 
 The agent (ReAct, greedy) runs on the first N tasks of each benchmark's source (construct) split
-without advice; every failed check and failed submission goes through Module I (the generator,
+without advice; every failed check, failed submission and malformed answer (counted apart in
+the last column) goes through Module I (the generator,
 with its own model when --generator-model is given) and Module II (verification from the state
 before the failed action, then admission). Each benchmark writes a construct run directory
 under --out (admissions.jsonl says why each alternative was or was not admitted) and the
@@ -52,6 +53,8 @@ def _row(name: str, stage: dict[str, object], seconds: float) -> dict[str, objec
         "alternatives": stage["construction_alternatives"],
         "checks": stage["construction_world_model_calls"],
         "admitted": admitted,
+        "malformed_failures": stage.get("construction_malformed_failures", 0),
+        "malformed_admitted": stage.get("construction_malformed_admitted", 0),
         "admitted_per_failure": admitted / failures if failures else None,
         "generator_calls": stage["construction_generator_calls"],
         "generator_tokens_per_failure": tokens / failures if failures else None,
@@ -92,7 +95,7 @@ def main() -> None:
     done = _finished_rows(root, meta)
     print(f"agent {args.agent_model}, generator {generator_model} ({args.strategy}), {args.tasks} source tasks each")
     print(f"{'benchmark':14} {'tasks':>5} {'fail':>5} {'alts':>5} {'admit':>5} {'adm/fail':>8} "
-          f"{'gen tok/fail':>12} {'s/fail':>7}")
+          f"{'gen tok/fail':>12} {'s/fail':>7} {'malformed (adm)':>15}")
     for name in args.only or benchmark_names():
         if name in done:
             print(_line(done[name]) + "  (measured before)")
@@ -131,8 +134,15 @@ def _line(row: dict[str, object]) -> str:
     return (
         f"{row['benchmark']:14} {row['tasks']:>5} {row['failures']:>5} {row['alternatives']:>5} {row['admitted']:>5} "
         f"{_fmt(row['admitted_per_failure'], '.2f'):>8} {_fmt(row['generator_tokens_per_failure'], '.0f'):>12} "
-        f"{_fmt(row['learn_seconds_per_failure'], '.1f'):>7}"
+        f"{_fmt(row['learn_seconds_per_failure'], '.1f'):>7} {_malformed(row):>15}"
     )
+
+
+def _malformed(row: dict[str, object]) -> str:
+    """Malformed-answer failures and records admitted from them; '-' for rows measured before they counted."""
+    if "malformed_failures" not in row:
+        return "-"
+    return f"{row['malformed_failures']} ({row['malformed_admitted']})"
 
 
 def _finished_rows(root: Path, meta: dict[str, object]) -> dict[str, dict[str, object]]:
@@ -153,16 +163,17 @@ def _write_summary(root: Path, meta: dict[str, object], done: dict[str, dict[str
     (root / "admission_rate.json").write_text(json.dumps({**meta, "rows": rows}, indent=2) + "\n")
     lines = [f"# Admission rate: agent {meta['agent_model']}, generator {meta['generator_model']} "
              f"({meta['strategy']}, {meta['samples']} samples), first {meta['tasks']} source tasks", "",
-             "| benchmark | tasks | failures | alternatives | admitted | admitted/failure | gen tokens/failure | s/failure |",
-             "|---|---|---|---|---|---|---|---|"]
+             "| benchmark | tasks | failures | alternatives | admitted | admitted/failure | gen tokens/failure | s/failure "
+             "| malformed failures (admitted) |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         if "unavailable" in row:
-            lines.append(f"| {row['benchmark']} | unavailable: {row['unavailable']} |||||||")
+            lines.append(f"| {row['benchmark']} | unavailable: {row['unavailable']} ||||||||")
             continue
         lines.append(
             f"| {row['benchmark']} | {row['tasks']} | {row['failures']} | {row['alternatives']} | {row['admitted']} | "
             f"{_fmt(row['admitted_per_failure'], '.2f')} | {_fmt(row['generator_tokens_per_failure'], '.0f')} | "
-            f"{_fmt(row['learn_seconds_per_failure'], '.1f')} |"
+            f"{_fmt(row['learn_seconds_per_failure'], '.1f')} | {_malformed(row)} |"
         )
     (root / "admission_rate.md").write_text("\n".join(lines) + "\n")
 

@@ -181,3 +181,37 @@ def test_an_unterminated_block_is_checked_and_noted(toy_benchmark) -> None:  # t
     checked = [e for e in events if e.kind in ("check", "submit")]
     assert [e.action.content for e in checked] == ["3", "2"]  # type: ignore[union-attr]
     assert all("never closed" in e.text for e in checked)
+
+
+def test_a_malformed_answer_is_a_failed_action_memory_hears_about(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    from countermem.core import MALFORMED_FACT
+
+    task = toy_benchmark.tasks()[0]
+    memory = _Memory()
+    agent, _ = _agent(toy_benchmark, ["I think it is 2", "Action: submit 2"], memory=memory)
+    outcome = agent.run(task)
+    assert outcome.solved and outcome.parse_errors == 1 and outcome.failed_attempts == 1
+    assert outcome.evaluator_calls == 0  # no checker saw the malformed answer
+    start, after = memory.decisions
+    assert start.last_action is None and start.facts.get(MALFORMED_FACT) is None
+    assert after.step == 1 and after.last_action is not None
+    assert after.last_action.content == "I think it is 2"
+    assert after.last_result is not None and after.last_result.status == "malformed"
+    assert not after.last_result.passed and after.last_result.utility == 0.0
+    assert "no line 'Action: check'" in after.last_result.details
+    assert after.facts.get(MALFORMED_FACT) is True
+    assert {k: v for k, v in after.facts.values.items() if k != MALFORMED_FACT} == toy_benchmark.facts(task, None).values
+    reprompt = agent.llm.calls[1][-1].content  # type: ignore[attr-defined]
+    assert reprompt.startswith("Your answer did not follow the format")
+    assert "Add the two numbers exactly." in reprompt
+    assert outcome.advice_record_ids == ["r1", "r1"]
+
+
+def test_an_empty_malformed_answer_has_a_visible_action(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    from countermem.agents._react import EMPTY_ANSWER
+
+    memory = _Memory()
+    agent, _ = _agent(toy_benchmark, ["   ", "Action: submit 2"], memory=memory)
+    assert agent.run(toy_benchmark.tasks()[0]).solved
+    assert memory.decisions[1].last_action is not None
+    assert memory.decisions[1].last_action.content == EMPTY_ANSWER

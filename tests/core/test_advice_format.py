@@ -68,3 +68,19 @@ def test_the_source_task_line_round_trips_and_is_left_out_when_empty() -> None:
     assert record.task == "How many clients are there?" and record.improved == "SELECT 2"
     bare = render_record_text("r5", "none", "SELECT 1", "SELECT 2", "sql", "why", 0.0, 1.0)
     assert "Past task" not in bare and parse_record_texts(bare)[0].task == ""
+
+
+def test_a_malformed_answers_correction_is_shown_as_the_answer_the_agent_should_have_written() -> None:
+    from countermem.agents._parser import parse_step
+
+    raw = "```python\ndef f(x):\n    return x\n```"
+    text = render_record_text("r6", "malformed_answer", raw, "def f(x):\n    return x + 1", "python", "why", 0.0,
+                              1.0, answer_form=True)
+    (record,) = parse_record_texts(text)
+    assert record.original == raw
+    assert record.improved.startswith("Action: check\n```python\n")
+    step = parse_step(record.improved)  # the agent's own parser reads the shown answer
+    assert step.verb == "check" and step.action is not None
+    assert step.action.content == "def f(x):\n    return x + 1"
+    plain = render_record_text("r6", "malformed_answer", raw, "def f(x):\n    return x + 1", "python", "why", 0.0, 1.0)
+    assert "Action: check" not in plain

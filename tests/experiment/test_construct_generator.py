@@ -47,3 +47,40 @@ def test_the_generator_model_writes_the_alternatives_and_conditions_come_from_fa
         assert str(record.condition) not in ("", "none")  # never universal: the decision has facts
         # learned at the decision right after the failed submission, where it must hold
         assert condition.evaluate(bench.facts(task, record.original_action))
+
+
+def test_a_malformed_answer_is_learned_from_and_its_record_fires_only_after_one(tmp_path: Path) -> None:
+    from countermem.core import MALFORMED_FACT, Action, with_malformed_fact
+
+    bench = load_benchmark("sql-shop")
+    config = RunConfig(benchmark="sql-shop", backbone="scripted", model="agent", split="construct", limit=1,
+                       stage="construct")
+    tasks = select_tasks(bench, config)
+
+    def generator_reply(messages: list[Message]) -> str:
+        task = next(t for t in tasks if t.prompt in messages[-1].content)
+        return f"Fix: write the query in a code block after Action: check\n```sql\n{task.gold}\n```"
+
+    agent = ScriptedLLM(lambda _: "Thought: I think the answer is the customers table.", model="agent")
+    generator = ScriptedLLM(generator_reply, model="generator")
+    settings = MemorySettings(
+        store=tmp_path / "store.sqlite", embedder="lexical",
+        generator=GeneratorSettings(samples=1, extra_draws=0),
+    )
+    result = construct_memory(config, settings, agent, bench, tasks, RunDir(tmp_path / "construct"),
+                              generator_llm=generator)
+
+    assert result.report.construction_failures_seen == 1  # the same malformed text is learned from once
+    assert result.report.construction_admitted == 1
+    assert "status: malformed" in generator.calls[0][-1].content
+    with SQLiteStore(settings.store) as store:
+        (record,) = store.all()
+    task = tasks[0]
+    assert record.original_check.status == "malformed" and record.original_check.utility == 0.0
+    assert record.original_action.content.startswith("Thought: I think")
+    assert record.improved_action.content == task.gold and record.improved_check.passed
+    condition = parse_condition(str(record.condition))
+    assert MALFORMED_FACT in str(record.condition)
+    assert condition.evaluate(with_malformed_fact(bench.facts(task, None)))
+    assert not condition.evaluate(bench.facts(task, None))  # the task's first decision
+    assert not condition.evaluate(bench.facts(task, Action(content=WRONG)))  # after a well-formed failure

@@ -157,3 +157,54 @@ def test_with_a_population_the_rarest_situation_atom_comes_first() -> None:
     assert ladder[0].text == '"join" not in sql_keywords and n_joins < 1 and "average" in question_keywords'
     # without a population the ranking is the fix-relevance one
     assert situation_atoms(inputs())[0][0].text == '"customers" in tables'
+
+
+def test_after_a_malformed_answer_the_slip_is_the_mistake_atom() -> None:
+    from countermem.core import MALFORMED_FACT, with_malformed_fact
+
+    raw = Action(content="Thought: the answer is in the customers table.")
+    proposal = Proposal(
+        alternatives=[Alternative(action=Action(content=FIXED_SQL), rationale="write the query")],
+        usage=Usage(), raw_text="", condition_source="derived",
+    )
+    decision = with_malformed_fact(facts_of(TASK, None))
+    assert next(iter(decision.values)) == MALFORMED_FACT  # named first, so it leads the condition
+    out = derive_for_proposal(proposal, task=TASK, failed_action=raw, decision=decision,
+                              context=ConditionContext(facts_of=facts_of))
+    (alternative,) = out.alternatives
+    assert alternative.condition_origin == "derived:mistake+situation"
+    assert alternative.condition_text is not None
+    assert alternative.condition_text.startswith(MALFORMED_FACT + " and ")
+    assert "sql_keywords" not in alternative.condition_text  # the raw text has no action facts
+    condition = ApplicabilityCondition.from_text(alternative.condition_text)
+    assert condition.applies(decision)
+    assert not condition.applies(facts_of(TASK, None))
+    assert not condition.applies(facts_of(TASK, Action(content=FAILED_SQL)))
+
+
+def test_a_text_fact_that_differs_on_every_source_task_names_the_task() -> None:
+    from dataclasses import replace
+
+    from countermem.memory._condition_builder import identifier_facts
+
+    def task_facts(name: str, returns_list: bool) -> Facts:
+        return Facts(values={"function_name": name, "returns_list": returns_list, "return_type": "list"})
+
+    population = (task_facts("circular_shift", True), task_facts("add", False), task_facts("fib", True))
+    assert identifier_facts(population) == {"function_name"}  # return_type repeats: it describes
+    assert identifier_facts(population[:2]) == frozenset()  # too few tasks to tell
+    case = ConditionInputs(
+        situation=population[0],
+        failed=Facts(values={**population[0].values, "defines_function": False}),
+        fixed=Facts(values={**population[0].values, "defines_function": True}),
+        population=population,
+        rank_by_rarity=False,
+    )
+    informative, identity = situation_atoms(case)
+    assert [a.text for a in identity] == ['function_name == "circular_shift"']
+    assert all("function_name" not in a.text for a in informative)
+    ladder = derive_conditions(case)
+    assert ladder[0].text == 'not defines_function and returns_list'
+    assert 'function_name == "circular_shift"' in [rung.text for rung in ladder]  # only as the last resort
+    without = derive_conditions(replace(case, population=()))
+    assert 'function_name == "circular_shift"' in without[0].text  # what happened before

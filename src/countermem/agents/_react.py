@@ -5,7 +5,8 @@ world-model call the agent asks for is an evaluator call; grading the final subm
 the benchmark's judgement and is not counted as one. World-model calls a memory hook makes for
 this task (`Advice.details["world_model_calls"]`, e.g. checking alternatives) count as well. A
 check that does not pass, a failed submission and a malformed answer each count as a failed
-attempt.
+attempt. Memory is consulted at the task's start, after every failed check and after every
+malformed answer (a failed action too: `countermem.core._malformed`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ from countermem.core import (
     ParseError,
     Task,
     Usage,
+    is_malformed,
+    malformed_result,
+    with_malformed_fact,
 )
 from countermem.domains import Benchmark, WorldModel
 from countermem.llm import LLM, Completion, GenerationParams, Message
@@ -39,6 +43,8 @@ from countermem.llm import LLM, Completion, GenerationParams, Message
 EventSink = Callable[[Event], None]
 UNTERMINATED_NOTE = "the code block never closed (answer cut at the token limit?); checked as written"
 TokenCounter = Callable[[str], int]
+EMPTY_ANSWER = "(empty answer)"
+"""The action content of an empty malformed answer, so the failed action is never blank."""
 
 
 @dataclass(frozen=True)
@@ -155,14 +161,15 @@ class ReActAgent:
                 result.parse_errors += 1
                 result.failed_attempts += 1
                 self._emit(Event(kind="parse_error", step=result.steps, trial=trial, text=str(error)))
-                result.messages.append(
-                    Message(
-                        role="user",
-                        content=MALFORMED_TEMPLATE.format(
-                            reason=error, language=self.benchmark.action_language
-                        ),
-                    )
+                reprompt = MALFORMED_TEMPLATE.format(reason=error, language=self.benchmark.action_language)
+                advice_block = self._advise(
+                    task, result, trial, step=result.steps, situation=user,
+                    last_action=Action(content=completion.text.strip() or EMPTY_ANSWER),
+                    last_result=malformed_result(str(error)),
                 )
+                if advice_block:
+                    reprompt = f"{reprompt}\n\n{advice_block}"
+                result.messages.append(Message(role="user", content=reprompt))
                 continue
             if parsed.verb == "submit":
                 self.world_model.restore(start_state)
@@ -236,10 +243,14 @@ class ReActAgent:
     ) -> str:
         if self.memory is None:
             return ""
+        if is_malformed(last_result):
+            facts = with_malformed_fact(self.benchmark.facts(task, None))
+        else:
+            facts = self.benchmark.facts(task, last_action)
         decision = Decision(
             task=task,
             situation=situation,
-            facts=self.benchmark.facts(task, last_action),
+            facts=facts,
             step=step,
             trial=trial,
             last_action=last_action,

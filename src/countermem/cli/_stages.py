@@ -134,9 +134,11 @@ def _print_report(report: StageReport) -> None:
     rows: list[tuple[str, str]] = [("store", f"{report.store} ({report.records_after} records)")]
     if report.stage == "construct":
         rows += [
-            ("failures learned from", str(report.construction_failures_seen)),
+            ("failures learned from (malformed answers)",
+             f"{report.construction_failures_seen} ({report.construction_malformed_failures})"),
             ("alternatives proposed", str(report.construction_alternatives)),
-            ("records admitted", str(report.construction_admitted)),
+            ("records admitted (from malformed answers)",
+             f"{report.construction_admitted} ({report.construction_malformed_admitted})"),
             ("world-model calls (verification)", str(report.construction_world_model_calls)),
             ("generator calls / tokens (not task-run)",
              f"{report.construction_generator_calls} / {report.generator_usage.total}"),

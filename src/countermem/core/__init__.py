@@ -26,6 +26,12 @@ from countermem.core._errors import (
 )
 from countermem.core._files import sha256_file
 from countermem.core._hook import Advice, Decision, MemoryHook, Outcome
+from countermem.core._malformed import (
+    MALFORMED_FACT,
+    is_malformed,
+    malformed_result,
+    with_malformed_fact,
+)
 from countermem.core._types import (
     Action,
     CheckResult,
@@ -40,6 +46,7 @@ from countermem.core._types import (
 
 __all__ = [
     "ADVICE_BLOCK_HEADER",
+    "MALFORMED_FACT",
     "RECORD_TEXT_FORMAT",
     "UNIVERSAL_CONDITION_TEXT",
     "Action",
@@ -70,7 +77,10 @@ __all__ = [
     "StoreError",
     "Task",
     "Usage",
+    "is_malformed",
+    "malformed_result",
     "parse_record_texts",
     "render_record_text",
     "sha256_file",
+    "with_malformed_fact",
 ]

@@ -17,6 +17,11 @@ two sides cannot drift apart. The format (`RECORD_TEXT_FORMAT`)::
     ```
     Why: <rationale>
 
+A record learned from a malformed answer (`answer_form=True`) shows its correction as the whole
+answer the agent should have written, `Action: check` and the action in its own fenced block
+(`ANSWER_FORM`): the slip was the form, and a small model copies a form it is shown more
+readily than one it is told about.
+
 Utilities are printed with two decimals. A universal condition (empty, `none` or `always`) is
 printed as `always`. Line breaks in the condition and the rationale become spaces, so every label
 stays on one line. A fence is three backticks, or one more than the longest run of backticks inside
@@ -45,6 +50,13 @@ Correction:
 {improved}
 {fence}
 Why: {rationale}"""
+
+ANSWER_FORM = """\
+Action: check
+{fence}{lang}
+{action}
+{fence}"""
+"""The agent's answer contract (`countermem.agents` SYSTEM_TEMPLATE) around one action."""
 
 UNIVERSAL_CONDITION_TEXT = "always"
 _UNIVERSAL = {"", "none", "always"}
@@ -98,9 +110,11 @@ def render_record_text(
     before: float,
     after: float,
     task: str = "",
+    answer_form: bool = False,
 ) -> str:
     """The prompt text of one record, in `RECORD_TEXT_FORMAT`; `parse_record_texts` reads it back.
-    `task` is the source task's text (its line is left out when empty)."""
+    `task` is the source task's text (its line is left out when empty); `answer_form` shows the
+    correction inside the agent's answer contract (for records learned from malformed answers)."""
     if not record_id or any(ch.isspace() for ch in record_id):
         raise ValueError(f"a record id must be non-empty and without spaces, got {record_id!r}")
     shown_condition = _one_line(condition)
@@ -108,6 +122,10 @@ def render_record_text(
         shown_condition = UNIVERSAL_CONDITION_TEXT
     original_body = original.strip("\n")
     improved_body = improved.strip("\n")
+    if answer_form:
+        improved_body = ANSWER_FORM.format(
+            fence=_fence_for(improved_body), lang=_one_line(lang).replace("`", ""), action=improved_body
+        )
     return RECORD_TEXT_FORMAT.format(
         record_id=record_id,
         before=before,

@@ -49,9 +49,11 @@ class Cost(_Frozen):
         return Cost(seconds=self.seconds + other.seconds, calls=self.calls + other.calls)
 
 
-CheckStatus = Literal["passed", "wrong", "error", "timeout", "rejected", "unchecked"]
+CheckStatus = Literal["passed", "wrong", "error", "timeout", "rejected", "unchecked", "malformed"]
 """`unchecked` is never a world model's verdict: it marks a result nobody checked (the
-unverified-advice baseline stores alternatives that way, with `completed=False`)."""
+unverified-advice baseline stores alternatives that way, with `completed=False`). Nor is
+`malformed`: an agent gives it to an answer that broke its output contract (no `Action:` line),
+which no checker saw (see `countermem.core._malformed`)."""
 
 
 class CheckResult(_Frozen):

@@ -124,6 +124,9 @@ class StageReport(BaseModel):
     construction_failures_seen: int = 0
     construction_alternatives: int = 0
     construction_admitted: int = 0
+    construction_malformed_failures: int = 0
+    """Of the failures, malformed answers (no `Action:` line); learned from like failed checks."""
+    construction_malformed_admitted: int = 0
     construction_world_model_calls: int = 0
     construction_generator_calls: int = 0
     construction_learn_seconds: float = 0.0
@@ -210,7 +213,8 @@ def construct_memory(
             mode=benchmark.repair_mode,
             conditions=ConditionContext(
                 facts_of=benchmark.facts,
-                population=tuple(benchmark.facts(t) for t in tasks) if generator_settings.rarity else (),
+                population=tuple(benchmark.facts(t) for t in tasks),
+                rank_by_rarity=generator_settings.rarity,
             )
             if generator_settings.conditions == "derived" else None,
         )
@@ -230,6 +234,8 @@ def construct_memory(
         store_sha256=file_sha256(settings.store), records_before=before, records_after=after,
         construction_failures_seen=stats.failures_seen, construction_alternatives=stats.alternatives,
         construction_admitted=stats.admitted, construction_world_model_calls=stats.world_model_calls,
+        construction_malformed_failures=stats.malformed_seen,
+        construction_malformed_admitted=stats.malformed_admitted,
         construction_generator_calls=stats.generator_calls, construction_learn_seconds=round(stats.seconds, 3),
         generator_usage=stats.generator_usage, simulated=simulated,
     )

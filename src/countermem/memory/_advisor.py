@@ -19,6 +19,7 @@ from countermem.core import (
     Advice,
     Decision,
     Outcome,
+    is_malformed,
     render_record_text,
 )
 from countermem.memory._record import Record
@@ -124,6 +125,7 @@ def render_record(
         before=record.original_check.utility,
         after=record.improved_check.utility,
         task=record.task_brief if show_task else "",
+        answer_form=is_malformed(record.original_check),
     )
 
 

@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from countermem.core import Action, Facts, FactValue, Task
+from countermem.core import MALFORMED_FACT, Action, Facts, FactValue, Task, with_malformed_fact
 from countermem.memory._conditions import parse_condition
 from countermem.memory._generator import Alternative, Proposal
 
@@ -80,9 +80,12 @@ class ConditionInputs:
     identity_values: frozenset[str] = field(default_factory=frozenset)
     """Values that name the environment (task environment, benchmark name), compared casefolded."""
     population: tuple[Facts, ...] = ()
-    """Task facts of the other decisions memory is built from (the source tasks); when given,
+    """Task facts of the other decisions memory is built from (the source tasks). When given, a
+    text fact that takes a different value on every one of them (a function's name, a theorem's
+    name) is read as naming the task, so its atoms are identity atoms; and with `rank_by_rarity`
     situation atoms are ranked by how rarely they hold there, so the condition says what sets
     this decision apart rather than what every task of the schema shares."""
+    rank_by_rarity: bool = True
 
 
 @dataclass(frozen=True)
@@ -187,6 +190,7 @@ def situation_atoms(inputs: ConditionInputs) -> tuple[list[Atom], list[Atom]]:
     there is one, then by relevance to the fix, then in the domain's order; one item per list fact."""
     informative: list[tuple[int, Atom]] = []
     identity: list[Atom] = []
+    naming = identifier_facts(inputs.population)
 
     def rank(atom: Atom) -> tuple[float, int]:
         return _base_rate(atom, inputs), -atom.score
@@ -209,7 +213,7 @@ def situation_atoms(inputs: ConditionInputs) -> tuple[list[Atom], list[Atom]]:
             if not _usable_text(value):
                 continue
             atom_text = f"{name} == {quote(value)}"
-            if value.casefold() in inputs.identity_values:
+            if value.casefold() in inputs.identity_values or name in naming:
                 identity.append(Atom(atom_text, "identity", name))
             else:
                 informative.append((order, Atom(atom_text, "situation", name, _relevance(value, inputs))))
@@ -219,9 +223,28 @@ def situation_atoms(inputs: ConditionInputs) -> tuple[list[Atom], list[Atom]]:
     return [atom for _, atom in informative], identity
 
 
+MIN_TASKS_FOR_IDENTIFIERS = 3
+
+
+def identifier_facts(population: tuple[Facts, ...]) -> frozenset[str]:
+    """Text facts whose value differs on every task of `population` (at least
+    `MIN_TASKS_FOR_IDENTIFIERS` tasks carry them): they name a task rather than describe it.
+    Measured on humaneval: `function_name == "circular_shift"` was the situation atom of every
+    record, so none could fire on another task."""
+    seen: dict[str, list[str]] = {}
+    for facts in population:
+        for name, value in facts.values.items():
+            if isinstance(value, str):
+                seen.setdefault(name, []).append(value.casefold())
+    return frozenset(
+        name for name, values in seen.items()
+        if len(values) >= MIN_TASKS_FOR_IDENTIFIERS and len(set(values)) == len(values)
+    )
+
+
 def _base_rate(atom: Atom, inputs: ConditionInputs) -> float:
     """Share of the population where the atom holds; 0 for all atoms when there is none (no ranking)."""
-    if not inputs.population:
+    if not inputs.population or not inputs.rank_by_rarity:
         return 0.0
     condition = parse_condition(atom.text)
     return sum(1 for facts in inputs.population if condition.evaluate(facts)) / len(inputs.population)
@@ -275,7 +298,9 @@ class ConditionContext:
     facts_of: FactsOf
     limits: BuilderLimits = field(default_factory=BuilderLimits)
     population: tuple[Facts, ...] = ()
-    """Task facts of the source tasks (see `ConditionInputs.population`); empty: no rarity ranking."""
+    """Task facts of the source tasks (see `ConditionInputs.population`); empty: no rarity ranking
+    and no identifier facts."""
+    rank_by_rarity: bool = True
 
 
 def identity_values(task: Task) -> frozenset[str]:
@@ -293,13 +318,19 @@ def derive_for_proposal(
     """Each alternative gets the most specific derived condition that holds on `decision`.
 
     Without a context (a caller with no facts function), the decision's facts stand in for the
-    task's and both actions', so only situation and identity atoms can be derived.
+    task's and both actions', so only situation and identity atoms can be derived. After a
+    malformed answer (`malformed_answer` in `decision`) the failed side is the task's facts plus
+    that flag: the raw text is no action a domain can describe, and the slip is the mistake.
     """
     if proposal.condition_source != "derived":
         return proposal
     if context is not None:
         situation = context.facts_of(task, None)
-        failed = context.facts_of(task, failed_action)
+        failed = (
+            with_malformed_fact(situation)
+            if decision.get(MALFORMED_FACT) is True
+            else context.facts_of(task, failed_action)
+        )
     else:
         situation = failed = decision
     limits = context.limits if context is not None else BuilderLimits()
@@ -315,6 +346,7 @@ def derive_for_proposal(
                 fixed_text=alternative.action.content,
                 identity_values=identity_values(task),
                 population=context.population if context is not None else (),
+                rank_by_rarity=context.rank_by_rarity if context is not None else True,
             ),
             limits,
         )

@@ -11,7 +11,9 @@ of this hook's own world model is exactly that state.
 With a `ConditionContext`, the facts a record is learned under are those of the decision right
 after the failed action (`facts_of(task, action)`), also for a failed final submission: that is
 where the agent's retrieval runs after a failed check, so a condition over the failed action's
-facts fires there on later tasks.
+facts fires there on later tasks. A malformed answer (no `Action:` line) is a failed action
+too, with utility 0: its decision's facts are the task's plus `malformed_answer`, so the record
+fires after a later agent's malformed answer (`countermem.core._malformed`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from countermem.core import Action, Advice, CheckResult, Decision, MemoryHook, Outcome, Usage
+from countermem.core import (
+    Action,
+    Advice,
+    CheckResult,
+    Decision,
+    MemoryHook,
+    Outcome,
+    Usage,
+    is_malformed,
+    with_malformed_fact,
+)
 from countermem.domains import WorldModel
 from countermem.memory._admission import AdmissionReport, ProposalAdmitter, learn_from_failure
 from countermem.memory._condition_builder import ConditionContext
@@ -30,6 +42,9 @@ from countermem.memory._generator import Generator, Proposal, RepairMode
 @dataclass
 class ConstructionStats:
     failures_seen: int = 0
+    malformed_seen: int = 0
+    """Of `failures_seen`, malformed answers (no checker saw them; utility 0 by the agent's verdict)."""
+    malformed_admitted: int = 0
     proposals: int = 0
     alternatives: int = 0
     admitted: int = 0
@@ -96,7 +111,11 @@ class CounterfactualLearner:
         calls_before = self.generator.calls
         facts = decision.facts
         if self.conditions is not None:
-            facts = self.conditions.facts_of(decision.task, action)
+            facts = (
+                with_malformed_fact(self.conditions.facts_of(decision.task, None))
+                if is_malformed(result)
+                else self.conditions.facts_of(decision.task, action)
+            )
         proposal, report = learn_from_failure(
             self.generator,
             self.admitter,
@@ -116,6 +135,9 @@ class CounterfactualLearner:
         self.stats.proposals += 1
         self.stats.alternatives += len(proposal.alternatives)
         self.stats.admitted += int(report.admitted and not report.already_stored)
+        if is_malformed(result):
+            self.stats.malformed_seen += 1
+            self.stats.malformed_admitted += int(report.admitted and not report.already_stored)
         self.stats.world_model_calls += report.world_model_calls
         self.stats.generator_usage = self.stats.generator_usage + _minus(self.generator.usage_total, before)
         self.stats.generator_calls += self.generator.calls - calls_before

@@ -1,0 +1,40 @@
+"""A malformed answer as a failed action: what an agent reports and what memory may learn from.
+
+Why: small models fail most often on the answer's form, not its content (a Thought that declares
+a formula unsatisfiable and stops, a proof with no `Action:` line). Such an answer is a failed
+attempt in the metrics; treating it as a failed action with utility 0 lets construction learn a
+verified correction from it and lets retrieval offer one right after it, when a later agent
+makes the same slip. The verdict is the agent's, never a checker's, and says so (`malformed`).
+
+The decision after a malformed answer carries the task's facts plus `malformed_answer = true`
+and none of the action's facts (the raw text is no action a domain can describe), so a record
+learned there is conditioned on the slip itself and fires only after another one.
+"""
+
+from __future__ import annotations
+
+from countermem.core._types import CheckResult, Facts
+
+MALFORMED_FACT = "malformed_answer"
+"""True at the decision right after an answer that broke the output contract; absent elsewhere."""
+MALFORMED_DETAILS_PREFIX = "not checked: the answer did not follow the format: "
+
+
+def malformed_result(reason: str) -> CheckResult:
+    """The agent's verdict on an answer it could not parse: failed, utility 0, no checker call."""
+    return CheckResult(
+        utility=0.0,
+        passed=False,
+        completed=True,
+        status="malformed",
+        details=MALFORMED_DETAILS_PREFIX + reason,
+    )
+
+
+def is_malformed(result: CheckResult | None) -> bool:
+    return result is not None and result.status == "malformed"
+
+
+def with_malformed_fact(facts: Facts) -> Facts:
+    """`facts` with `malformed_answer = true` first, so a derived condition names the slip first."""
+    return Facts(values={MALFORMED_FACT: True, **{k: v for k, v in facts.values.items() if k != MALFORMED_FACT}})
