@@ -142,3 +142,24 @@ def test_construction_hook_learns_from_a_failed_check(tmp_path: Path) -> None:
     assert learner.stats.failures_seen == 1 and learner.stats.admitted == 1
     assert [r.improved_action.content for r in store.all()] == ["4"]
     assert learner.stats.generator_usage.total > 0
+
+
+def test_construction_learns_from_at_most_failures_per_task(tmp_path: Path) -> None:
+    from countermem.llm import ScriptedLLM
+    from countermem.memory import Admitter, Generator
+
+    store = SQLiteStore(tmp_path / "s.sqlite")
+    reply = "### Alternative 1\nRationale: add exactly\nCondition: not large\n```text\n4\n```"
+    settings = GeneratorSettings.batch().model_copy(update={"failures_per_task": 1})
+    llm = ScriptedLLM([reply, reply])
+    learner = CounterfactualLearner(Generator(llm, settings=settings), Admitter(store), _World, action_language="text")
+    failed = CheckResult(utility=0.0, passed=False, completed=True, status="wrong")
+    for wrong in ("5", "6"):
+        learner.advise(Decision(task=TASK, situation=TASK.prompt, facts=FACTS, step=1,
+                                last_action=Action(content=wrong), last_result=failed))
+    assert learner.stats.failures_seen == 1 and learner.stats.failures_skipped == 1
+    assert len(llm.calls) == 1
+    other = TASK.model_copy(update={"id": "another"})
+    learner.advise(Decision(task=other, situation=other.prompt, facts=FACTS, step=1,
+                            last_action=Action(content="6"), last_result=failed))
+    assert learner.stats.failures_seen == 2  # the budget is per task

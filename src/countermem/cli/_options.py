@@ -54,6 +54,10 @@ GeneratorModel = Annotated[
 Samples = Annotated[
     int, typer.Option(min=0, max=32, help="generator calls at temperature after the greedy one (one alternative each)")
 ]
+FailuresPerTask = Annotated[
+    int | None,
+    typer.Option(min=1, help="learn from at most this many failures of each source task (a build budget; default: all)"),
+]
 GeneratorGrammar = Annotated[
     bool,
     typer.Option(

@@ -90,7 +90,11 @@ def _generator_settings(params: dict[str, Any]) -> GeneratorSettings:
         return GeneratorSettings.batch()
     if strategy != "sampled":
         raise ConfigError(f"unknown --generator-strategy {strategy!r}; choose sampled or batch")
-    return GeneratorSettings(samples=params.get("samples", 4), grammar=params.get("generator_grammar", False))
+    return GeneratorSettings(
+        samples=params.get("samples", 4),
+        grammar=params.get("generator_grammar", False),
+        failures_per_task=params.get("failures_per_task"),
+    )
 
 
 def _generator_llm(params: dict[str, Any], config: RunConfig) -> LLM | None:
@@ -139,6 +143,7 @@ def _print_report(report: StageReport) -> None:
             ("alternatives proposed", str(report.construction_alternatives)),
             ("records admitted (from malformed answers)",
              f"{report.construction_admitted} ({report.construction_malformed_admitted})"),
+            ("failures left alone (failures_per_task)", str(report.construction_failures_skipped)),
             ("world-model calls (verification)", str(report.construction_world_model_calls)),
             ("generator calls / tokens (not task-run)",
              f"{report.construction_generator_calls} / {report.generator_usage.total}"),
@@ -189,6 +194,7 @@ def construct(
     samples: opt.Samples = 4,
     generator_strategy: opt.GeneratorStrategy = "sampled",
     generator_grammar: opt.GeneratorGrammar = False,
+    failures_per_task: opt.FailuresPerTask = None,
     out: opt.Out = Path("runs/construct"),
     resume: opt.Resume = False,
     cache: opt.Cache = None,

@@ -45,6 +45,8 @@ class ConstructionStats:
     malformed_seen: int = 0
     """Of `failures_seen`, malformed answers (no checker saw them; utility 0 by the agent's verdict)."""
     malformed_admitted: int = 0
+    failures_skipped: int = 0
+    """Failures not learned from because their task reached `failures_per_task`."""
     proposals: int = 0
     alternatives: int = 0
     admitted: int = 0
@@ -102,6 +104,10 @@ class CounterfactualLearner:
         seen = self._learned.setdefault(decision.task.id, set())
         key = " ".join(action.content.split())
         if key in seen or result.passed:
+            return
+        limit = self.generator.settings.failures_per_task
+        if limit is not None and len(seen) >= limit:
+            self.stats.failures_skipped += 1
             return
         seen.add(key)
         self.stats.failures_seen += 1

@@ -120,6 +120,10 @@ class GeneratorSettings(BaseModel):
     llama.cpp backends only (the embedded one, or a llama.cpp server)."""
     seed: int = 0
     """Seeds of the sampled calls are seed+1, seed+2, ...; the greedy call uses `seed`."""
+    failures_per_task: int | None = Field(default=None, ge=1)
+    """At most this many distinct failures of one source task go to the generator (the first
+    ones); None: all. A build budget: a small agent can fail five times on one task, and each
+    failure costs a generator call per draw."""
 
     @model_validator(mode="after")
     def _grammar_is_for_sampled_edits(self) -> GeneratorSettings:
