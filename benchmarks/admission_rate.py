@@ -2,7 +2,8 @@
 
 Run: .venv/bin/python benchmarks/admission_rate.py [--tasks N] [--only NAME ...]
          [--agent-model qwen2.5-coder-0.5b] [--generator-model qwen2.5-coder-1.5b]
-         [--strategy sampled|batch] [--samples 4] [--threads N] [--out runs/admission-rate]
+         [--strategy sampled|batch] [--samples 4] [--failures-per-task N] [--threads N]
+         [--out runs/admission-rate]
 
 The agent (ReAct, greedy) runs on the first N tasks of each benchmark's source (construct) split
 without advice; every failed check, failed submission and malformed answer (counted apart in
@@ -75,6 +76,8 @@ def main() -> None:
     parser.add_argument("--generator-model", default="")
     parser.add_argument("--strategy", choices=["sampled", "batch"], default="sampled")
     parser.add_argument("--samples", type=int, default=4)
+    parser.add_argument("--failures-per-task", type=int, default=None,
+                        help="learn from at most N failures of each task (default: all)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=None, help="llama.cpp threads (default: all cores)")
     parser.add_argument("--out", type=Path, default=Path("runs/admission-rate"))
@@ -83,7 +86,9 @@ def main() -> None:
         parser.error("--tasks must be at least 1")
     torch.set_num_threads(1)
     generator_model = args.generator_model or args.agent_model
-    settings = GeneratorSettings.batch() if args.strategy == "batch" else GeneratorSettings(samples=args.samples)
+    settings = (
+        GeneratorSettings.batch() if args.strategy == "batch" else GeneratorSettings(samples=args.samples)
+    ).model_copy(update={"failures_per_task": args.failures_per_task})
     label = f"{args.agent_model}-agent_{generator_model}-gen_{args.strategy}"
     root = args.out / label
     agent = _llm(args.agent_model, args.out / "cache" / f"{args.agent_model}.sqlite", args.seed, args.threads)
@@ -92,6 +97,8 @@ def main() -> None:
     )
     meta = {"agent_model": args.agent_model, "generator_model": generator_model, "strategy": args.strategy,
             "samples": args.samples, "tasks": args.tasks, "seed": args.seed}
+    if args.failures_per_task is not None:
+        meta["failures_per_task"] = args.failures_per_task
     done = _finished_rows(root, meta)
     print(f"agent {args.agent_model}, generator {generator_model} ({args.strategy}), {args.tasks} source tasks each")
     print(f"{'benchmark':14} {'tasks':>5} {'fail':>5} {'alts':>5} {'admit':>5} {'adm/fail':>8} "
@@ -162,7 +169,8 @@ def _write_summary(root: Path, meta: dict[str, object], done: dict[str, dict[str
     root.mkdir(parents=True, exist_ok=True)
     (root / "admission_rate.json").write_text(json.dumps({**meta, "rows": rows}, indent=2) + "\n")
     lines = [f"# Admission rate: agent {meta['agent_model']}, generator {meta['generator_model']} "
-             f"({meta['strategy']}, {meta['samples']} samples), first {meta['tasks']} source tasks", "",
+             f"({meta['strategy']}, {meta['samples']} samples), first {meta['tasks']} source tasks"
+             + (f", at most {meta['failures_per_task']} failures per task" if "failures_per_task" in meta else ""), "",
              "| benchmark | tasks | failures | alternatives | admitted | admitted/failure | gen tokens/failure | s/failure "
              "| malformed failures (admitted) |",
              "|---|---|---|---|---|---|---|---|---|"]
