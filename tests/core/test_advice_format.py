@@ -84,3 +84,16 @@ def test_a_malformed_answers_correction_is_shown_as_the_answer_the_agent_should_
     assert step.action.content == "def f(x):\n    return x + 1"
     plain = render_record_text("r6", "malformed_answer", raw, "def f(x):\n    return x + 1", "python", "why", 0.0, 1.0)
     assert "Action: check" not in plain
+
+
+def test_a_malformed_answers_mistake_is_cut_and_its_why_names_the_form() -> None:
+    from countermem.core._advice_format import MALFORMED_SHOWN_CHARS, MALFORMED_WHY
+
+    raw = "Thought: " + "long reasoning " * 60 + "the end"
+    text = render_record_text("r7", "malformed_answer", raw, "x = 1", "python", "set x", 0.0, 1.0, answer_form=True)
+    (record,) = parse_record_texts(text)
+    assert record.original.startswith("Thought: long reasoning") and record.original.endswith("the end")
+    assert "characters cut" in record.original and len(record.original) < MALFORMED_SHOWN_CHARS + 60
+    assert record.rationale == f"{MALFORMED_WHY} set x"
+    plain = parse_record_texts(render_record_text("r7", "c", raw, "x = 1", "python", "set x", 0.0, 1.0))[0]
+    assert plain.original == raw and plain.rationale == "set x"

@@ -168,7 +168,7 @@ class ReActAgent:
                     last_result=malformed_result(str(error)),
                 )
                 if advice_block:
-                    reprompt = f"{reprompt}\n\n{advice_block}"
+                    reprompt = f"{advice_block}\n\n{reprompt}"  # the instruction to answer again comes last
                 result.messages.append(Message(role="user", content=reprompt))
                 continue
             if parsed.verb == "submit":

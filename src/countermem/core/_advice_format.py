@@ -20,7 +20,9 @@ two sides cannot drift apart. The format (`RECORD_TEXT_FORMAT`)::
 A record learned from a malformed answer (`answer_form=True`) shows its correction as the whole
 answer the agent should have written, `Action: check` and the action in its own fenced block
 (`ANSWER_FORM`): the slip was the form, and a small model copies a form it is shown more
-readily than one it is told about.
+readily than one it is told about. Its mistake is cut to `MALFORMED_SHOWN_CHARS` (head and tail;
+it is the example not to follow) and its `Why:` opens with `MALFORMED_WHY`, since the gain came
+from the form whatever the generator's own rationale says.
 
 Utilities are printed with two decimals. A universal condition (empty, `none` or `always`) is
 printed as `always`. Line breaks in the condition and the rationale become spaces, so every label
@@ -57,6 +59,9 @@ Action: check
 {action}
 {fence}"""
 """The agent's answer contract (`countermem.agents` SYSTEM_TEMPLATE) around one action."""
+
+MALFORMED_SHOWN_CHARS = 240
+MALFORMED_WHY = "The answer had no `Action:` line, so nothing was checked; write the answer as in the correction."
 
 UNIVERSAL_CONDITION_TEXT = "always"
 _UNIVERSAL = {"", "none", "always"}
@@ -100,6 +105,14 @@ def _fence_for(*bodies: str) -> str:
     return "`" * max(3, longest + 1)
 
 
+def _head_and_tail(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    head = text[: limit * 2 // 3].rstrip()
+    tail = text[len(text) - limit // 3 :].lstrip()
+    return f"{head}\n[... {len(text) - len(head) - len(tail)} characters cut ...]\n{tail}"
+
+
 def render_record_text(
     record_id: str,
     condition: str,
@@ -126,6 +139,8 @@ def render_record_text(
         improved_body = ANSWER_FORM.format(
             fence=_fence_for(improved_body), lang=_one_line(lang).replace("`", ""), action=improved_body
         )
+        original_body = _head_and_tail(original_body, MALFORMED_SHOWN_CHARS)
+        rationale = f"{MALFORMED_WHY} {rationale}".strip()
     return RECORD_TEXT_FORMAT.format(
         record_id=record_id,
         before=before,
