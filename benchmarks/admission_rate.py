@@ -6,8 +6,8 @@ Run: .venv/bin/python benchmarks/admission_rate.py [--tasks N] [--only NAME ...]
          [--out runs/admission-rate]
 
 The agent (ReAct, greedy) runs on the first N tasks of each benchmark's source (construct) split
-without advice; every failed check, failed submission and malformed answer (counted apart in
-the last column) goes through Module I (the generator,
+without advice; every failed check, failed submission and, with --after-malformed, malformed
+answer (counted apart in the last column) goes through Module I (the generator,
 with its own model when --generator-model is given) and Module II (verification from the state
 before the failed action, then admission). Each benchmark writes a construct run directory
 under --out (admissions.jsonl says why each alternative was or was not admitted) and the
@@ -76,6 +76,8 @@ def main() -> None:
     parser.add_argument("--generator-model", default="")
     parser.add_argument("--strategy", choices=["sampled", "batch"], default="sampled")
     parser.add_argument("--samples", type=int, default=4)
+    parser.add_argument("--after-malformed", action="store_true",
+                        help="also learn from answers without an 'Action:' line")
     parser.add_argument("--failures-per-task", type=int, default=None,
                         help="learn from at most N failures of each task (default: all)")
     parser.add_argument("--seed", type=int, default=0)
@@ -99,6 +101,8 @@ def main() -> None:
             "samples": args.samples, "tasks": args.tasks, "seed": args.seed}
     if args.failures_per_task is not None:
         meta["failures_per_task"] = args.failures_per_task
+    if args.after_malformed:
+        meta["after_malformed"] = True
     done = _finished_rows(root, meta)
     print(f"agent {args.agent_model}, generator {generator_model} ({args.strategy}), {args.tasks} source tasks each")
     print(f"{'benchmark':14} {'tasks':>5} {'fail':>5} {'alts':>5} {'admit':>5} {'adm/fail':>8} "
@@ -119,7 +123,8 @@ def main() -> None:
             )
             tasks = select_tasks(bench, config)
             memory = MemorySettings(store=root / name / "store.sqlite", generator=settings, embedder="lexical",
-                                    seed=args.seed, generator_model=generator_model)
+                                    seed=args.seed, generator_model=generator_model,
+                                    after_malformed=args.after_malformed)
             started = time.perf_counter()
             result = construct_memory(config, memory, agent, bench, tasks, RunDir(root / name / "construct"),
                                       generator_llm=generator)
@@ -170,7 +175,8 @@ def _write_summary(root: Path, meta: dict[str, object], done: dict[str, dict[str
     (root / "admission_rate.json").write_text(json.dumps({**meta, "rows": rows}, indent=2) + "\n")
     lines = [f"# Admission rate: agent {meta['agent_model']}, generator {meta['generator_model']} "
              f"({meta['strategy']}, {meta['samples']} samples), first {meta['tasks']} source tasks"
-             + (f", at most {meta['failures_per_task']} failures per task" if "failures_per_task" in meta else ""), "",
+             + (f", at most {meta['failures_per_task']} failures per task" if "failures_per_task" in meta else "")
+             + (", malformed answers learned from" if meta.get("after_malformed") else ""), "",
              "| benchmark | tasks | failures | alternatives | admitted | admitted/failure | gen tokens/failure | s/failure "
              "| malformed failures (admitted) |",
              "|---|---|---|---|---|---|---|---|---|"]

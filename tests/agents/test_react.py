@@ -188,7 +188,8 @@ def test_a_malformed_answer_is_a_failed_action_memory_hears_about(toy_benchmark)
 
     task = toy_benchmark.tasks()[0]
     memory = _Memory()
-    agent, _ = _agent(toy_benchmark, ["I think it is 2", "Action: submit 2"], memory=memory)
+    agent, _ = _agent(toy_benchmark, ["I think it is 2", "Action: submit 2"], memory=memory,
+                      limits=AgentLimits(memory_after_malformed=True))
     outcome = agent.run(task)
     assert outcome.solved and outcome.parse_errors == 1 and outcome.failed_attempts == 1
     assert outcome.evaluator_calls == 0  # no checker saw the malformed answer
@@ -211,7 +212,17 @@ def test_an_empty_malformed_answer_has_a_visible_action(toy_benchmark) -> None: 
     from countermem.agents._react import EMPTY_ANSWER
 
     memory = _Memory()
-    agent, _ = _agent(toy_benchmark, ["   ", "Action: submit 2"], memory=memory)
+    agent, _ = _agent(toy_benchmark, ["   ", "Action: submit 2"], memory=memory,
+                      limits=AgentLimits(memory_after_malformed=True))
     assert agent.run(toy_benchmark.tasks()[0]).solved
     assert memory.decisions[1].last_action is not None
     assert memory.decisions[1].last_action.content == EMPTY_ANSWER
+
+
+def test_by_default_memory_is_not_consulted_after_a_malformed_answer(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    memory = _Memory()
+    agent, _ = _agent(toy_benchmark, ["I think it is 2", "Action: submit 2"], memory=memory)
+    outcome = agent.run(toy_benchmark.tasks()[0])
+    assert outcome.solved and outcome.parse_errors == 1
+    assert [d.step for d in memory.decisions] == [0]  # only the task's start
+    assert agent.llm.calls[1][-1].content.startswith("Your answer did not follow the format")  # type: ignore[attr-defined]

@@ -65,7 +65,7 @@ def test_a_malformed_answer_is_learned_from_and_its_record_fires_only_after_one(
     generator = ScriptedLLM(generator_reply, model="generator")
     settings = MemorySettings(
         store=tmp_path / "store.sqlite", embedder="lexical",
-        generator=GeneratorSettings(samples=1, extra_draws=0),
+        generator=GeneratorSettings(samples=1, extra_draws=0), after_malformed=True,
     )
     result = construct_memory(config, settings, agent, bench, tasks, RunDir(tmp_path / "construct"),
                               generator_llm=generator)
@@ -84,3 +84,7 @@ def test_a_malformed_answer_is_learned_from_and_its_record_fires_only_after_one(
     assert condition.evaluate(with_malformed_fact(bench.facts(task, None)))
     assert not condition.evaluate(bench.facts(task, None))  # the task's first decision
     assert not condition.evaluate(bench.facts(task, Action(content=WRONG)))  # after a well-formed failure
+    off = settings.model_copy(update={"after_malformed": False, "store": tmp_path / "off.sqlite"})
+    quiet = ScriptedLLM(generator_reply, model="generator")
+    result = construct_memory(config, off, agent, bench, tasks, RunDir(tmp_path / "off"), generator_llm=quiet)
+    assert result.report.construction_failures_seen == 0 and not quiet.calls  # off by default

@@ -5,8 +5,9 @@ world-model call the agent asks for is an evaluator call; grading the final subm
 the benchmark's judgement and is not counted as one. World-model calls a memory hook makes for
 this task (`Advice.details["world_model_calls"]`, e.g. checking alternatives) count as well. A
 check that does not pass, a failed submission and a malformed answer each count as a failed
-attempt. Memory is consulted at the task's start, after every failed check and after every
-malformed answer (a failed action too: `countermem.core._malformed`).
+attempt. Memory is consulted at the task's start, after every failed check and, with
+`AgentLimits.memory_after_malformed`, after every malformed answer (a failed action too:
+`countermem.core._malformed`).
 """
 
 from __future__ import annotations
@@ -54,6 +55,10 @@ class AgentLimits:
     max_tokens: int = 16000
     """Prompt plus completion tokens per task, over all trials."""
     params: GenerationParams = field(default_factory=lambda: GenerationParams(max_tokens=384))
+    memory_after_malformed: bool = False
+    """Consult memory after a malformed answer too (construction learns from it, advice follows
+    it). Off by default: measured on humaneval, records learned there carried another task's code
+    into the answer and broke tasks the agent solved alone (README, the humaneval cell)."""
 
 
 @dataclass
@@ -162,11 +167,13 @@ class ReActAgent:
                 result.failed_attempts += 1
                 self._emit(Event(kind="parse_error", step=result.steps, trial=trial, text=str(error)))
                 reprompt = MALFORMED_TEMPLATE.format(reason=error, language=self.benchmark.action_language)
-                advice_block = self._advise(
-                    task, result, trial, step=result.steps, situation=user,
-                    last_action=Action(content=completion.text.strip() or EMPTY_ANSWER),
-                    last_result=malformed_result(str(error)),
-                )
+                advice_block = ""
+                if self.limits.memory_after_malformed:
+                    advice_block = self._advise(
+                        task, result, trial, step=result.steps, situation=user,
+                        last_action=Action(content=completion.text.strip() or EMPTY_ANSWER),
+                        last_result=malformed_result(str(error)),
+                    )
                 if advice_block:
                     reprompt = f"{advice_block}\n\n{reprompt}"  # the instruction to answer again comes last
                 result.messages.append(Message(role="user", content=reprompt))

@@ -58,6 +58,13 @@ FailuresPerTask = Annotated[
     int | None,
     typer.Option(min=1, help="learn from at most this many failures of each source task (a build budget; default: all)"),
 ]
+AfterMalformed = Annotated[
+    bool,
+    typer.Option(
+        "--after-malformed/--no-after-malformed",
+        help="learn from answers without an 'Action:' line and advise after them (opt-in: harmed on humaneval)",
+    ),
+]
 GeneratorGrammar = Annotated[
     bool,
     typer.Option(

@@ -53,6 +53,7 @@ def _stage(stage: Literal["construct", "train", "evaluate"], params: dict[str, A
         seed=params["seed"],
         generator=_generator_settings(params),
         generator_model=params.get("generator_model") or "",
+        after_malformed=params.get("after_malformed", False),
     )
     if stage == "evaluate":
         for warning in checkpoint_warnings(settings):  # before the model loads, so a person can stop here
@@ -195,6 +196,7 @@ def construct(
     generator_strategy: opt.GeneratorStrategy = "sampled",
     generator_grammar: opt.GeneratorGrammar = False,
     failures_per_task: opt.FailuresPerTask = None,
+    after_malformed: opt.AfterMalformed = False,
     out: opt.Out = Path("runs/construct"),
     resume: opt.Resume = False,
     cache: opt.Cache = None,
@@ -229,6 +231,7 @@ def train(
     embedder: opt.Embedder = "minilm",
     conditions: opt.Conditions = True,
     epochs: opt.Epochs = 1,
+    after_malformed: opt.AfterMalformed = False,
     out: opt.Out = Path("runs/train"),
     resume: opt.Resume = False,
     cache: opt.Cache = None,
@@ -266,6 +269,7 @@ def evaluate(
     embedder: opt.Embedder = "minilm",
     conditions: opt.Conditions = True,
     trained: TrainedRun = None,
+    after_malformed: opt.AfterMalformed = False,
     out: opt.Out = Path("runs/evaluate"),
     resume: opt.Resume = False,
     cache: opt.Cache = None,

@@ -95,6 +95,7 @@ def run_tasks(
         params=GenerationParams(
             temperature=config.temperature, max_tokens=config.max_new_tokens, seed=config.seed
         ),
+        memory_after_malformed=(config.memory or {}).get("after_malformed") is True,
     )
     if config.attempts < 1:
         raise ConfigError(f"attempts must be at least 1, got {config.attempts}")

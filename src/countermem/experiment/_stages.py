@@ -79,6 +79,8 @@ class MemorySettings(BaseModel):
     rank: Literal["similarity", "random", "shuffled"] = "similarity"
     use_conditions: bool = True
     show_task: bool = False
+    after_malformed: bool = False
+    """Learn from malformed answers and advise after them (`AgentLimits.memory_after_malformed`)."""
     selector: SelectorKind = "dqn"
     checkpoint: Path | None = None
     min_gain: float = 0.05

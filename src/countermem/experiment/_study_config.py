@@ -95,9 +95,11 @@ class MemoryConfig(_Strict):
     min_gain: float = 0.05
     max_alternatives: int = 4
     construct_advice: Literal["none", "top1"] = "top1"
+    """Offer records of earlier source tasks during construction, so reuse statistics exist."""
     show_task: bool = False
     """Offered records show their source task (`Past task:`); opt-in (see AdvisorOptions)."""
-    """Offer records of earlier source tasks during construction, so reuse statistics exist."""
+    after_malformed: bool = False
+    """Learn from malformed answers (no `Action:` line) and advise after them; opt-in (harmed on humaneval)."""
     dqn: DQNConfig = Field(default_factory=DQNConfig)
     generator: GeneratorConfig = Field(default_factory=lambda: GeneratorConfig())
 
