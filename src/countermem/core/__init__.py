@@ -32,6 +32,7 @@ from countermem.core._malformed import (
     malformed_result,
     with_malformed_fact,
 )
+from countermem.core._text import clip_middle
 from countermem.core._types import (
     Action,
     CheckResult,
@@ -77,6 +78,7 @@ __all__ = [
     "StoreError",
     "Task",
     "Usage",
+    "clip_middle",
     "is_malformed",
     "malformed_result",
     "parse_record_texts",

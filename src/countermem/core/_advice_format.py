@@ -37,6 +37,8 @@ import re
 
 from pydantic import BaseModel, ConfigDict
 
+from countermem.core._text import clip_middle
+
 ADVICE_BLOCK_HEADER = "Advice from verified past corrections (use it only if it fits this task):"
 """The line an agent puts before rendered records; equal to `countermem.agents` ADVICE_HEADER."""
 
@@ -105,14 +107,6 @@ def _fence_for(*bodies: str) -> str:
     return "`" * max(3, longest + 1)
 
 
-def _head_and_tail(text: str, limit: int) -> str:
-    if len(text) <= limit:
-        return text
-    head = text[: limit * 2 // 3].rstrip()
-    tail = text[len(text) - limit // 3 :].lstrip()
-    return f"{head}\n[... {len(text) - len(head) - len(tail)} characters cut ...]\n{tail}"
-
-
 def render_record_text(
     record_id: str,
     condition: str,
@@ -139,7 +133,7 @@ def render_record_text(
         improved_body = ANSWER_FORM.format(
             fence=_fence_for(improved_body), lang=_one_line(lang).replace("`", ""), action=improved_body
         )
-        original_body = _head_and_tail(original_body, MALFORMED_SHOWN_CHARS)
+        original_body, _ = clip_middle(original_body, MALFORMED_SHOWN_CHARS)
         rationale = f"{MALFORMED_WHY} {rationale}".strip()
     return RECORD_TEXT_FORMAT.format(
         record_id=record_id,

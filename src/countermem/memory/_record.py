@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
-from countermem.core import Action, CheckResult, Facts
+from countermem.core import Action, CheckResult, Facts, clip_middle
 from countermem.memory._conditions import Condition, ConditionError, parse_condition
 
 SITUATION_LIMIT = 2000
@@ -29,7 +29,6 @@ SITUATION_LIMIT = 2000
 TASK_BRIEF_LIMIT = 400
 """Most characters of a source task's own text a record keeps in `task_brief`."""
 
-_HEAD_SHARE = 0.6
 GAIN_TOLERANCE = 1e-9
 
 Stage = Literal["construct", "train", "heldout", "manual"]
@@ -42,16 +41,7 @@ def utc_now() -> datetime:
 
 def truncate_situation(text: str, limit: int = SITUATION_LIMIT) -> tuple[str, bool]:
     """Keep at most `limit` characters: head and tail joined by a marker that says how much was cut."""
-    if len(text) <= limit:
-        return text, False
-    marker_len = len(f"\n[... {len(text)} characters cut ...]\n")
-    keep = max(limit - marker_len, 0)
-    head = int(keep * _HEAD_SHARE)
-    tail = keep - head
-    cut = len(text) - head - tail
-    marker = f"\n[... {cut} characters cut ...]\n"
-    out = text[:head] + marker + (text[len(text) - tail :] if tail else "")
-    return out[:limit], True
+    return clip_middle(text, limit)
 
 
 class _Frozen(BaseModel):
