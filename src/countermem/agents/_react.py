@@ -34,9 +34,8 @@ from countermem.core import (
     ParseError,
     Task,
     Usage,
-    is_malformed,
+    facts_after,
     malformed_result,
-    with_malformed_fact,
 )
 from countermem.domains import Benchmark, WorldModel
 from countermem.llm import LLM, Completion, GenerationParams, Message
@@ -250,14 +249,10 @@ class ReActAgent:
     ) -> str:
         if self.memory is None:
             return ""
-        if is_malformed(last_result):
-            facts = with_malformed_fact(self.benchmark.facts(task, None))
-        else:
-            facts = self.benchmark.facts(task, last_action)
         decision = Decision(
             task=task,
             situation=situation,
-            facts=facts,
+            facts=facts_after(self.benchmark.facts, task, last_action, last_result),
             step=step,
             trial=trial,
             last_action=last_action,

@@ -28,6 +28,7 @@ from countermem.core._files import sha256_file
 from countermem.core._hook import Advice, Decision, MemoryHook, Outcome
 from countermem.core._malformed import (
     MALFORMED_FACT,
+    facts_after,
     is_malformed,
     malformed_result,
     with_malformed_fact,
@@ -79,6 +80,7 @@ __all__ = [
     "Task",
     "Usage",
     "clip_middle",
+    "facts_after",
     "is_malformed",
     "malformed_result",
     "parse_record_texts",

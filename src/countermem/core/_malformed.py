@@ -15,7 +15,9 @@ learned there is conditioned on the slip itself and fires only after another one
 
 from __future__ import annotations
 
-from countermem.core._types import CheckResult, Facts
+from collections.abc import Callable
+
+from countermem.core._types import Action, CheckResult, Facts, Task
 
 MALFORMED_FACT = "malformed_answer"
 """True at the decision right after an answer that broke the output contract; absent elsewhere."""
@@ -40,3 +42,16 @@ def is_malformed(result: CheckResult | None) -> bool:
 def with_malformed_fact(facts: Facts) -> Facts:
     """`facts` with `malformed_answer = true` first, so a derived condition names the slip first."""
     return Facts(values={MALFORMED_FACT: True, **{k: v for k, v in facts.values.items() if k != MALFORMED_FACT}})
+
+
+def facts_after(
+    facts_of: Callable[[Task, Action | None], Facts],
+    task: Task,
+    action: Action | None,
+    result: CheckResult | None,
+) -> Facts:
+    """The facts of the decision after `action` was judged `result`: the agent asks at that decision
+    and construction learns there, so both read the facts through this one function."""
+    if is_malformed(result):
+        return with_malformed_fact(facts_of(task, None))
+    return facts_of(task, action)

@@ -30,8 +30,8 @@ from countermem.core import (
     MemoryHook,
     Outcome,
     Usage,
+    facts_after,
     is_malformed,
-    with_malformed_fact,
 )
 from countermem.domains import WorldModel
 from countermem.memory._admission import AdmissionReport, ProposalAdmitter, learn_from_failure
@@ -117,11 +117,7 @@ class CounterfactualLearner:
         calls_before = self.generator.calls
         facts = decision.facts
         if self.conditions is not None:
-            facts = (
-                with_malformed_fact(self.conditions.facts_of(decision.task, None))
-                if is_malformed(result)
-                else self.conditions.facts_of(decision.task, action)
-            )
+            facts = facts_after(self.conditions.facts_of, decision.task, action, result)
         proposal, report = learn_from_failure(
             self.generator,
             self.admitter,
