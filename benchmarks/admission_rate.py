@@ -163,7 +163,8 @@ def _finished_rows(root: Path, meta: dict[str, object]) -> dict[str, dict[str, o
     if not path.is_file():
         return {}
     previous = json.loads(path.read_text())
-    differing = {k: (previous.get(k), v) for k, v in meta.items() if previous.get(k) != v}
+    keys = (meta.keys() | previous.keys()) - {"rows"}  # a setting only one side names differs too
+    differing = {k: (previous.get(k), meta.get(k)) for k in sorted(keys) if previous.get(k) != meta.get(k)}
     if differing:
         raise SystemExit(f"{path} was measured with other settings ({differing}); choose another --out")
     return {str(row["benchmark"]): row for row in previous["rows"] if "unavailable" not in row}
