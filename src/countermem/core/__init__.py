@@ -6,6 +6,7 @@ from countermem.core._advice_format import (
     UNIVERSAL_CONDITION_TEXT,
     RenderedRecord,
     parse_record_texts,
+    render_form_repair_text,
     render_record_text,
 )
 from countermem.core._errors import (
@@ -27,10 +28,12 @@ from countermem.core._errors import (
 from countermem.core._files import sha256_file
 from countermem.core._hook import Advice, Decision, MemoryHook, Outcome
 from countermem.core._malformed import (
+    MALFORMED_BLOCK_FACT,
     MALFORMED_FACT,
     facts_after,
     is_malformed,
     malformed_result,
+    salvaged_block,
     with_malformed_fact,
 )
 from countermem.core._text import clip_middle
@@ -48,6 +51,7 @@ from countermem.core._types import (
 
 __all__ = [
     "ADVICE_BLOCK_HEADER",
+    "MALFORMED_BLOCK_FACT",
     "MALFORMED_FACT",
     "RECORD_TEXT_FORMAT",
     "UNIVERSAL_CONDITION_TEXT",
@@ -84,7 +88,9 @@ __all__ = [
     "is_malformed",
     "malformed_result",
     "parse_record_texts",
+    "render_form_repair_text",
     "render_record_text",
+    "salvaged_block",
     "sha256_file",
     "with_malformed_fact",
 ]

@@ -24,6 +24,14 @@ readily than one it is told about. Its mistake is cut to `MALFORMED_SHOWN_CHARS`
 it is the example not to follow) and its `Why:` opens with `MALFORMED_WHY`, since the gain came
 from the form whatever the generator's own rationale says.
 
+A form repair (a record whose correction is the malformed answer's own code block, unchanged)
+is shown applied to the CURRENT agent's malformed answer (`FORM_REPAIR_FORMAT`): its mistake and
+correction in words, then that agent's own block after `Action: check`. Why: the record's lesson
+is the form, and its source task's code is content a small model copies into the wrong task
+(measured on humaneval); the edit itself, add the line and keep the block, transfers exactly.
+`parse_record_texts` does not read this form (the simulated backbone never writes malformed
+answers).
+
 Utilities are printed with two decimals. A universal condition (empty, `none` or `always`) is
 printed as `always`. Line breaks in the condition and the rationale become spaces, so every label
 stays on one line. A fence is three backticks, or one more than the longest run of backticks inside
@@ -61,6 +69,16 @@ Action: check
 {action}
 {fence}"""
 """The agent's answer contract (`countermem.agents` SYSTEM_TEMPLATE) around one action."""
+
+FORM_REPAIR_FORMAT = """\
+Record {record_id} (verified correction, utility {before:.2f} -> {after:.2f})
+Applies when: {condition}
+Mistake: the answer had its code in a block but no `Action:` line, so nothing was checked.
+Correction: the same code, unchanged, after a line `Action: check`. Your last answer, so corrected:
+Action: check
+{fence}{lang}
+{action}
+{fence}"""
 
 MALFORMED_SHOWN_CHARS = 240
 MALFORMED_WHY = "The answer had no `Action:` line, so nothing was checked; write the answer as in the correction."
@@ -146,6 +164,27 @@ def render_record_text(
         original=original_body,
         improved=improved_body,
         rationale=_one_line(rationale),
+    )
+
+
+def render_form_repair_text(
+    record_id: str, condition: str, action: str, lang: str, before: float, after: float
+) -> str:
+    """A form-repair record applied to the current agent's own code block `action` (`FORM_REPAIR_FORMAT`)."""
+    if not record_id or any(ch.isspace() for ch in record_id):
+        raise ValueError(f"a record id must be non-empty and without spaces, got {record_id!r}")
+    shown_condition = _one_line(condition)
+    if shown_condition.lower() in _UNIVERSAL:
+        shown_condition = UNIVERSAL_CONDITION_TEXT
+    body = action.strip("\n")
+    return FORM_REPAIR_FORMAT.format(
+        record_id=record_id,
+        before=before,
+        after=after,
+        condition=shown_condition,
+        fence=_fence_for(body),
+        lang=_one_line(lang).replace("`", ""),
+        action=body,
     )
 
 

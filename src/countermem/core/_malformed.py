@@ -10,18 +10,37 @@ on humaneval a 0.5B copied such a record's code for another task into its answer
 
 The decision after a malformed answer carries the task's facts plus `malformed_answer = true`
 and none of the action's facts (the raw text is no action a domain can describe), so a record
-learned there is conditioned on the slip itself and fires only after another one.
+learned there is conditioned on the slip itself and fires only after another one. When the
+answer held its action in a closed code block and only the `Action:` line was missing,
+`malformed_has_block = true` as well: that slip has a repair that needs no new content (the
+block itself, `salvaged_block`), which construction checks as one of its alternatives and
+advice can show applied to a later agent's own block (`countermem.memory._form_repair`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from countermem.core._types import Action, CheckResult, Facts, Task
 
 MALFORMED_FACT = "malformed_answer"
 """True at the decision right after an answer that broke the output contract; absent elsewhere."""
+MALFORMED_BLOCK_FACT = "malformed_has_block"
+"""True after a malformed answer that holds a closed, non-empty fenced code block."""
 MALFORMED_DETAILS_PREFIX = "not checked: the answer did not follow the format: "
+
+_CLOSED_FENCE = re.compile(r"^[ \t]*(`{3,})[ \t]*[A-Za-z0-9_+.-]*[ \t]*\n(.*?)^[ \t]*\1[ \t]*$", re.DOTALL | re.MULTILINE)
+
+
+def salvaged_block(answer: str) -> str | None:
+    """The longest closed, non-empty fenced code block of a malformed answer, stripped; None if none.
+
+    The longest: a small model that adds a usage example or a test after its code writes a
+    shorter block, and the action is the code."""
+    blocks = [match.group(2).strip() for match in _CLOSED_FENCE.finditer(answer)]
+    blocks = [block for block in blocks if block]
+    return max(blocks, key=len) if blocks else None
 
 
 def malformed_result(reason: str) -> CheckResult:
@@ -39,9 +58,16 @@ def is_malformed(result: CheckResult | None) -> bool:
     return result is not None and result.status == "malformed"
 
 
-def with_malformed_fact(facts: Facts) -> Facts:
-    """`facts` with `malformed_answer = true` first, so a derived condition names the slip first."""
-    return Facts(values={MALFORMED_FACT: True, **{k: v for k, v in facts.values.items() if k != MALFORMED_FACT}})
+def with_malformed_fact(facts: Facts, answer: str | None = None) -> Facts:
+    """`facts` with `malformed_answer = true` first, so a derived condition names the slip first;
+    with the malformed `answer`, also `malformed_has_block` when it holds a closed code block."""
+    flags: dict[str, bool] = {MALFORMED_FACT: True}
+    if answer is not None and salvaged_block(answer) is not None:
+        flags[MALFORMED_BLOCK_FACT] = True
+    return Facts(values={**flags, **{k: v for k, v in facts.values.items() if k not in _FLAGS}})
+
+
+_FLAGS = (MALFORMED_FACT, MALFORMED_BLOCK_FACT)
 
 
 def facts_after(
@@ -53,5 +79,5 @@ def facts_after(
     """The facts of the decision after `action` was judged `result`: the agent asks at that decision
     and construction learns there, so both read the facts through this one function."""
     if is_malformed(result):
-        return with_malformed_fact(facts_of(task, None))
+        return with_malformed_fact(facts_of(task, None), action.content if action is not None else None)
     return facts_of(task, action)

@@ -16,12 +16,15 @@ from pydantic import BaseModel, ConfigDict
 
 from countermem.core import (
     UNIVERSAL_CONDITION_TEXT,
+    Action,
     Advice,
     Decision,
     Outcome,
     is_malformed,
+    render_form_repair_text,
     render_record_text,
 )
+from countermem.memory._form_repair import applied_form_repair
 from countermem.memory._record import Record
 from countermem.memory._retrieval import RetrievalQuery, RetrievalResult, Retriever
 from countermem.memory._store import SQLiteStore
@@ -112,9 +115,25 @@ def observation_for(decision: Decision, result: RetrievalResult) -> Observation:
 
 
 def render_record(
-    record: Record, action_language: str, show_condition: bool = True, show_task: bool = False
+    record: Record,
+    action_language: str,
+    show_condition: bool = True,
+    show_task: bool = False,
+    last_action: Action | None = None,
 ) -> str:
+    """The record's prompt text; a form repair is shown applied to `last_action` when that is a
+    malformed answer with a code block (`countermem.memory._form_repair`)."""
     condition = str(record.condition) if show_condition else UNIVERSAL_CONDITION_TEXT
+    own_block = applied_form_repair(record, last_action)
+    if own_block is not None:
+        return render_form_repair_text(
+            record_id=record.id,
+            condition=condition,
+            action=own_block,
+            lang=action_language,
+            before=record.original_check.utility,
+            after=record.improved_check.utility,
+        )
     return render_record_text(
         record_id=record.id,
         condition=condition,
@@ -187,7 +206,10 @@ class CounterfactualMemory:
         pending.chosen.append(chosen.record.id)
         self.stats.selected += 1
         self.stats.uses.append((decision.task.id, chosen.record.id))
-        text = render_record(chosen.record, self.action_language, self.options.show_condition, self.options.show_task)
+        text = render_record(
+            chosen.record, self.action_language, self.options.show_condition, self.options.show_task,
+            last_action=decision.last_action if is_malformed(decision.last_result) else None,
+        )
         return Advice(
             text=text,
             record_id=chosen.record.id,

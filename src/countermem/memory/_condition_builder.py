@@ -30,7 +30,7 @@ when the decision has no facts at all: then no condition can be tested anyway.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from countermem.core import MALFORMED_FACT, Action, Facts, FactValue, Task, with_malformed_fact
@@ -263,8 +263,9 @@ def derive_conditions(inputs: ConditionInputs, limits: BuilderLimits | None = No
     informative, identity = situation_atoms(inputs)
     ladder: list[DerivedCondition] = []
     if mistakes:
-        with_situation = mistakes + informative[: limits.situation_atoms_with_mistake]
-        ladder.append(_join(with_situation, "mistake+situation"))
+        with_situation = informative[: limits.situation_atoms_with_mistake]
+        if with_situation:
+            ladder.append(_join(mistakes + with_situation, "mistake+situation"))
         ladder.append(_join(mistakes, "mistake"))
     if informative:
         ladder.append(_join(informative[: limits.situation_atoms_alone], "situation"))
@@ -321,19 +322,22 @@ def derive_for_proposal(
     task's and both actions', so only situation and identity atoms can be derived. After a
     malformed answer (`malformed_answer` in `decision`) the failed side is the task's facts plus
     that flag: the raw text is no action a domain can describe, and the slip is the mistake.
+    A form repair (the answer's own block, unchanged) is conditioned on the slip alone, with no
+    situation atom: the missing `Action:` line is the mistake whatever the task asks.
     """
     if proposal.condition_source != "derived":
         return proposal
     if context is not None:
         situation = context.facts_of(task, None)
         failed = (
-            with_malformed_fact(situation)
+            with_malformed_fact(situation, failed_action.content)
             if decision.get(MALFORMED_FACT) is True
             else context.facts_of(task, failed_action)
         )
     else:
         situation = failed = decision
     limits = context.limits if context is not None else BuilderLimits()
+    form_limits = replace(limits, situation_atoms_with_mistake=0)
     derived: list[Alternative] = []
     for alternative in proposal.alternatives:
         fixed = context.facts_of(task, alternative.action) if context is not None else decision
@@ -348,7 +352,7 @@ def derive_for_proposal(
                 population=context.population if context is not None else (),
                 rank_by_rarity=context.rank_by_rarity if context is not None else True,
             ),
-            limits,
+            form_limits if alternative.form_repair else limits,
         )
         chosen = choose_condition(ladder, decision)
         derived.append(

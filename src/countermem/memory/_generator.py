@@ -55,6 +55,11 @@ Two strategies (`GeneratorSettings.strategy`):
 
 `conditions="derived"` (the default for `sampled`) asks the model for no condition at all:
 admission derives it from the facts (`countermem.memory._condition_builder`).
+
+A form repair comes first (`GeneratorSettings.form_repair`, on by default): when the failed
+action is a malformed answer that holds its action in a closed code block (`salvaged_block`),
+that block alone is the first alternative. It is the most local edit there is (the missing
+`Action:` line added, nothing else changed), costs no LLM call, and is checked like any other.
 """
 
 from __future__ import annotations
@@ -66,7 +71,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from countermem.core import Action, CheckResult, Facts, FactValue, Usage
+from countermem.core import Action, CheckResult, Facts, FactValue, Usage, is_malformed, salvaged_block
 from countermem.llm import LLM, GenerationParams, Message
 from countermem.memory._grammar import edit_grammar
 from countermem.memory._record import truncate_situation
@@ -120,6 +125,9 @@ class GeneratorSettings(BaseModel):
     llama.cpp backends only (the embedded one, or a llama.cpp server)."""
     seed: int = 0
     """Seeds of the sampled calls are seed+1, seed+2, ...; the greedy call uses `seed`."""
+    form_repair: bool = True
+    """After a malformed answer that holds a closed code block, check that block as the first
+    alternative (no LLM call; `form_repair_alternative`)."""
     failures_per_task: int | None = Field(default=None, ge=1)
     """At most this many distinct failures of one source task go to the generator (the first
     ones); None: all. A build budget: a small agent can fail five times on one task, and each
@@ -239,6 +247,24 @@ class Alternative(_Frozen):
     condition_text: str | None = None
     condition_origin: str = "model"
     """`model`, or `derived:<rung>` when the condition builder wrote it (`derived:none`: no rung held)."""
+    form_repair: bool = False
+    """The failed answer's own code block with nothing changed (`form_repair_alternative`)."""
+
+
+FORM_REPAIR_RATIONALE = (
+    "The answer had its code in a block but no `Action:` line, so nothing was checked; "
+    "the same code, unchanged, after `Action: check` passed."
+)
+
+
+def form_repair_alternative(request: GenerationRequest) -> Alternative | None:
+    """The failed malformed answer's own code block as an alternative; None when there is none."""
+    if not is_malformed(request.failed_result):
+        return None
+    block = salvaged_block(request.failed_action.content)
+    if block is None or normalise_action(block) == normalise_action(request.failed_action.content):
+        return None
+    return Alternative(action=Action(content=block), rationale=FORM_REPAIR_RATIONALE, form_repair=True)
 
 
 class Proposal(_Frozen):
@@ -817,6 +843,12 @@ class Generator:
         seen: dict[str, int] = {}
         kept: list[Alternative] = []
         problems: list[str] = []
+        repair = form_repair_alternative(request) if settings.form_repair else None
+        if repair is not None:
+            seen[normalise_action(repair.action.content)] = 1
+            kept.append(repair)
+            problems.append("form repair: the answer's own code block is alternative 1 (no LLM call)")
+        free = len(kept)
         texts: list[str] = []
         usage = Usage()
         calls = 0
@@ -826,7 +858,7 @@ class Generator:
         for draw, params in enumerate(self.draws(tokens, grammar)):
             if len(kept) >= request.max_alternatives:
                 break
-            if draw >= planned and draw - planned >= calls - len(kept):
+            if draw >= planned and draw - planned >= calls - (len(kept) - free):
                 break
             text, call_usage = self._call(messages, params)
             calls += 1
