@@ -222,3 +222,21 @@ def test_form_repair_condition_comes_from_the_mistake_rung() -> None:
                                  context=ConditionContext(facts_of=facts_of)).alternatives
     assert out.condition_origin == "derived:mistake"
     assert out.condition_text == f"{MALFORMED_FACT} and {MALFORMED_BLOCK_FACT}"
+
+
+def test_construction_counts_admitted_form_repairs(tmp_path: Path) -> None:
+    from countermem.memory import CounterfactualLearner
+
+    with SQLiteStore(tmp_path / "s.sqlite") as store:
+        learner = CounterfactualLearner(
+            Generator(NoLLM(), settings=GeneratorSettings(greedy=False, samples=0)),  # type: ignore[arg-type]
+            Admitter(store), AddWorld, action_language="python", conditions=ConditionContext(facts_of=facts_of),
+        )
+        for answer in (MALFORMED, "Sure:\n```python\ndef add(a, b):\n    return a - b\n```"):
+            failed = Action(content=answer)
+            learner.advise(Decision(task=TASK, situation="write add", step=1, last_action=failed,
+                                    last_result=malformed_result("x"),
+                                    facts=facts_after(facts_of, TASK, failed, malformed_result("x"))))
+        stats = learner.stats
+        assert (stats.malformed_seen, stats.malformed_admitted, stats.form_repairs_admitted) == (2, 1, 1)
+        assert stats.generator_calls == 0 and stats.world_model_calls == 2

@@ -142,8 +142,9 @@ def _print_report(report: StageReport) -> None:
             ("failures learned from (malformed answers)",
              f"{report.construction_failures_seen} ({report.construction_malformed_failures})"),
             ("alternatives proposed", str(report.construction_alternatives)),
-            ("records admitted (from malformed answers)",
-             f"{report.construction_admitted} ({report.construction_malformed_admitted})"),
+            ("records admitted (from malformed answers; form repairs)",
+             f"{report.construction_admitted} ({report.construction_malformed_admitted}; "
+             f"{report.construction_form_repairs_admitted})"),
             ("failures left alone (failures_per_task)", str(report.construction_failures_skipped)),
             ("world-model calls (verification)", str(report.construction_world_model_calls)),
             ("generator calls / tokens (not task-run)",

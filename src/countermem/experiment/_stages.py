@@ -129,6 +129,8 @@ class StageReport(BaseModel):
     construction_malformed_failures: int = 0
     """Of the failures, malformed answers (no `Action:` line); learned from like failed checks."""
     construction_malformed_admitted: int = 0
+    construction_form_repairs_admitted: int = 0
+    """Of the admitted, form repairs: the malformed answer's own code block, unchanged."""
     construction_failures_skipped: int = 0
     """Failures left alone because their task reached the generator's `failures_per_task`."""
     construction_world_model_calls: int = 0
@@ -240,6 +242,7 @@ def construct_memory(
         construction_admitted=stats.admitted, construction_world_model_calls=stats.world_model_calls,
         construction_malformed_failures=stats.malformed_seen,
         construction_malformed_admitted=stats.malformed_admitted,
+        construction_form_repairs_admitted=stats.form_repairs_admitted,
         construction_failures_skipped=stats.failures_skipped,
         construction_generator_calls=stats.generator_calls, construction_learn_seconds=round(stats.seconds, 3),
         generator_usage=stats.generator_usage, simulated=simulated,

@@ -36,6 +36,7 @@ from countermem.core import (
 from countermem.domains import WorldModel
 from countermem.memory._admission import AdmissionReport, ProposalAdmitter, learn_from_failure
 from countermem.memory._condition_builder import ConditionContext
+from countermem.memory._form_repair import is_form_repair
 from countermem.memory._generator import Generator, Proposal, RepairMode
 
 
@@ -45,6 +46,8 @@ class ConstructionStats:
     malformed_seen: int = 0
     """Of `failures_seen`, malformed answers (no checker saw them; utility 0 by the agent's verdict)."""
     malformed_admitted: int = 0
+    form_repairs_admitted: int = 0
+    """Of `malformed_admitted`, form repairs (`countermem.memory._form_repair`)."""
     failures_skipped: int = 0
     """Failures not learned from because their task reached `failures_per_task`."""
     proposals: int = 0
@@ -140,6 +143,10 @@ class CounterfactualLearner:
         if is_malformed(result):
             self.stats.malformed_seen += 1
             self.stats.malformed_admitted += int(report.admitted and not report.already_stored)
+            self.stats.form_repairs_admitted += int(
+                report.admitted and not report.already_stored and report.record is not None
+                and is_form_repair(report.record)
+            )
         self.stats.world_model_calls += report.world_model_calls
         self.stats.generator_usage = self.stats.generator_usage + _minus(self.generator.usage_total, before)
         self.stats.generator_calls += self.generator.calls - calls_before
