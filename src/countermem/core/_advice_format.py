@@ -120,6 +120,14 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def _shown_condition(record_id: str, condition: str) -> str:
+    """The condition as the `Applies when:` line shows it; rejects an id that would break the header."""
+    if not record_id or any(ch.isspace() for ch in record_id):
+        raise ValueError(f"a record id must be non-empty and without spaces, got {record_id!r}")
+    shown = _one_line(condition)
+    return UNIVERSAL_CONDITION_TEXT if shown.lower() in _UNIVERSAL else shown
+
+
 def _fence_for(*bodies: str) -> str:
     longest = max((len(run) for body in bodies for run in re.findall(r"`+", body)), default=0)
     return "`" * max(3, longest + 1)
@@ -140,11 +148,7 @@ def render_record_text(
     """The prompt text of one record, in `RECORD_TEXT_FORMAT`; `parse_record_texts` reads it back.
     `task` is the source task's text (its line is left out when empty); `answer_form` shows the
     correction inside the agent's answer contract (for records learned from malformed answers)."""
-    if not record_id or any(ch.isspace() for ch in record_id):
-        raise ValueError(f"a record id must be non-empty and without spaces, got {record_id!r}")
-    shown_condition = _one_line(condition)
-    if shown_condition.lower() in _UNIVERSAL:
-        shown_condition = UNIVERSAL_CONDITION_TEXT
+    shown_condition = _shown_condition(record_id, condition)
     original_body = original.strip("\n")
     improved_body = improved.strip("\n")
     if answer_form:
@@ -171,11 +175,7 @@ def render_form_repair_text(
     record_id: str, condition: str, action: str, lang: str, before: float, after: float
 ) -> str:
     """A form-repair record applied to the current agent's own code block `action` (`FORM_REPAIR_FORMAT`)."""
-    if not record_id or any(ch.isspace() for ch in record_id):
-        raise ValueError(f"a record id must be non-empty and without spaces, got {record_id!r}")
-    shown_condition = _one_line(condition)
-    if shown_condition.lower() in _UNIVERSAL:
-        shown_condition = UNIVERSAL_CONDITION_TEXT
+    shown_condition = _shown_condition(record_id, condition)
     body = action.strip("\n")
     return FORM_REPAIR_FORMAT.format(
         record_id=record_id,
