@@ -29,6 +29,8 @@ is shown applied to the CURRENT agent's malformed answer (`FORM_REPAIR_FORMAT`):
 correction in words, then that agent's own block after `Action: check`. Why: the record's lesson
 is the form, and its source task's code is content a small model copies into the wrong task
 (measured on humaneval); the edit itself, add the line and keep the block, transfers exactly.
+It is shown as a whole answer, Thought included, and says to write the code again: told that its
+code "was in a block", a 0.5B answered a bare `Action: check` with no code (measured).
 `parse_record_texts` does not read this form (the simulated backbone never writes malformed
 answers).
 
@@ -73,8 +75,10 @@ Action: check
 FORM_REPAIR_FORMAT = """\
 Record {record_id} (verified correction, utility {before:.2f} -> {after:.2f})
 Applies when: {condition}
-Mistake: the answer had its code in a block but no `Action:` line, so nothing was checked.
-Correction: the same code, unchanged, after a line `Action: check`. Your last answer, so corrected:
+Mistake: code with no `Action:` line is never checked.
+Correction: write `Action: check`, then the whole code again in a code block. Your last answer, \
+corrected (write all of it again, the code included):
+Thought: I check my code.
 Action: check
 {fence}{lang}
 {action}
