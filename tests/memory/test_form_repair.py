@@ -240,3 +240,15 @@ def test_construction_counts_admitted_form_repairs(tmp_path: Path) -> None:
         stats = learner.stats
         assert (stats.malformed_seen, stats.malformed_admitted, stats.form_repairs_admitted) == (2, 1, 1)
         assert stats.generator_calls == 0 and stats.world_model_calls == 2
+
+
+def test_form_repair_text_shows_the_answer_before_and_after() -> None:
+    from countermem.agents import parse_step
+
+    own = "def mul(a, b):\n    return a * b"
+    text = render_record(_form_record(), "python", last_action=Action(content=f"```python\n{own}\n```"))
+    before, after = text.split("\nbecomes\n")
+    assert before.endswith(f"```python\n{own}\n```")
+    assert after.startswith("Thought: ")
+    step = parse_step(after)
+    assert step.verb == "check" and step.action is not None and step.action.content == own

@@ -29,8 +29,10 @@ is shown applied to the CURRENT agent's malformed answer (`FORM_REPAIR_FORMAT`):
 correction in words, then that agent's own block after `Action: check`. Why: the record's lesson
 is the form, and its source task's code is content a small model copies into the wrong task
 (measured on humaneval); the edit itself, add the line and keep the block, transfers exactly.
-It is shown as a whole answer, Thought included, and says to write the code again: told that its
-code "was in a block", a 0.5B answered a bare `Action: check` with no code (measured).
+It is shown as a before and after of the whole answer, Thought included: shown only the corrected
+answer, the 0.5B often wrote its Thought and a bare `Action: check` and stopped; shown no Thought,
+it wrote long ones and no `Action:` line. Replayed on the 23 source-task answers of the humaneval
+form cell, this form got a well-formed next answer 20 times, the corrected answer alone 11.
 `parse_record_texts` does not read this form (the simulated backbone never writes malformed
 answers).
 
@@ -76,8 +78,11 @@ FORM_REPAIR_FORMAT = """\
 Record {record_id} (verified correction, utility {before:.2f} -> {after:.2f})
 Applies when: {condition}
 Mistake: code with no `Action:` line is never checked.
-Correction: write `Action: check`, then the whole code again in a code block. Your last answer, \
-corrected (write all of it again, the code included):
+Correction: put `Action: check` on the line before the code block. Your last answer, corrected:
+{fence}{lang}
+{action}
+{fence}
+becomes
 Thought: I check my code.
 Action: check
 {fence}{lang}
