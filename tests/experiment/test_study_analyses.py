@@ -292,3 +292,20 @@ def test_simulated_analyses_are_labelled(tmp_path: Path) -> None:
     md = write_study_report(tmp_path / "out", collect_rows(build_results(tmp_path / "res")), analyses)[0].read_text()
     assert md.startswith("# Study report (contains SIMULATED runs")
     assert "| ours (SIMULATED) | react | toy-add | 10 |" in md
+
+
+def test_run_warnings_open_the_study_report(tmp_path: Path) -> None:
+    from countermem.experiment._study_report import run_warnings
+
+    rows = collect_rows(build_results(tmp_path / "res"))
+    assert run_warnings(rows) == []
+    warned = rows[0].model_copy(update={
+        "metrics": rows[0].metrics.model_copy(update={"warnings": ["the DQN selector made 0 updates"]}),
+    })
+    lines = run_warnings([warned, *rows[1:]])
+    assert lines == [
+        f"Warning ({warned.method}, {warned.agent}, {warned.benchmark}, seed {warned.seed}): "
+        "the DQN selector made 0 updates"
+    ]
+    md = write_study_report(tmp_path / "out", [warned, *rows[1:]])[0].read_text()
+    assert lines[0] in md

@@ -661,6 +661,18 @@ def _as_list(analyses: StudyAnalyses | Sequence[StudyAnalyses] | None) -> list[S
     return [analyses]
 
 
+def run_warnings(rows: Sequence[StudyRow]) -> list[str]:
+    """Each run's own warnings (an untrained selector, a cut budget), named by its cell: a reader of
+    the study report must not need to open every run to learn that one of them is not what it seems."""
+    lines: list[str] = []
+    for row in rows:
+        where = f"{row.method}, {row.agent}, {row.benchmark}, seed {row.seed}"
+        if row.backbone:
+            where = f"{row.backbone}: {where}"
+        lines += [f"Warning ({where}): {warning}" for warning in row.metrics.warnings]
+    return lines
+
+
 def write_study_report(
     out_dir: Path,
     rows: Sequence[StudyRow],
@@ -713,7 +725,10 @@ def write_study_report(
         if plotter.note:
             notes.add(plotter.note)
     title = _title(simulated, all_simulated)
-    blocks = [*(ReportText(p) for p in preface), *(ReportText(n) for n in sorted(notes)), *blocks]
+    blocks = [
+        *(ReportText(p) for p in preface), *(ReportText(w) for w in run_warnings(rows)),
+        *(ReportText(n) for n in sorted(notes)), *blocks,
+    ]
     md_path = out_dir / f"{name}.md"
     md_path.write_text("\n".join(_markdown(title, blocks, several)))
     html_path = out_dir / f"{name}.html"
