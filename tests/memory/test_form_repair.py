@@ -252,3 +252,13 @@ def test_form_repair_text_shows_the_answer_before_and_after() -> None:
     assert after.startswith("Thought: ")
     step = parse_step(after)
     assert step.verb == "check" and step.action is not None and step.action.content == own
+
+
+def test_malformed_draws_off_leaves_the_form_repair_and_failed_checks_alone() -> None:
+    settings = GeneratorSettings(samples=2, malformed_draws=False)
+    proposal = Generator(NoLLM(), settings=settings).propose(request())  # type: ignore[arg-type]
+    assert [a.form_repair for a in proposal.alternatives] == [True] and proposal.calls == 0
+    llm = Replies(["```python\nx = 1\n```", "```python\nx = 2\n```", "```python\nx = 3\n```"])
+    wrong = CheckResult(utility=0.0, passed=False, completed=True, status="wrong")
+    checked = Generator(llm, settings=settings).propose(request(answer=CODE, result=wrong))  # type: ignore[arg-type]
+    assert len(checked.alternatives) == 3 and llm.calls == 3, "a failed check still gets greedy + 2 samples"

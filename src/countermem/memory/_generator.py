@@ -128,6 +128,10 @@ class GeneratorSettings(BaseModel):
     form_repair: bool = True
     """After a malformed answer that holds a closed code block, check that block as the first
     alternative (no LLM call; `form_repair_alternative`)."""
+    malformed_draws: bool = True
+    """Ask the LLM for alternatives to a malformed answer too; False: a malformed answer gets its
+    form repair only, while failed checks get the usual draws. Records the 1.5B wrote from
+    malformed answers harmed on humaneval; form repairs did not (README)."""
     failures_per_task: int | None = Field(default=None, ge=1)
     """At most this many distinct failures of one source task go to the generator (the first
     ones); None: all. A build budget: a small agent can fail five times on one task, and each
@@ -849,13 +853,16 @@ class Generator:
             kept.append(repair)
             problems.append("form repair: the answer's own code block is alternative 1 (no LLM call)")
         free = len(kept)
+        if not settings.malformed_draws and is_malformed(request.failed_result):
+            planned = 0
+            problems.append("malformed answer: no LLM draws (malformed_draws = false)")
         texts: list[str] = []
         usage = Usage()
         calls = 0
         grammar = None
         if settings.grammar and request.mode == "edit":
             grammar = edit_grammar(_fence_tag(request.action_language), with_condition=model_condition)
-        for draw, params in enumerate(self.draws(tokens, grammar)):
+        for draw, params in enumerate(self.draws(tokens, grammar) if planned else []):
             if len(kept) >= request.max_alternatives:
                 break
             if draw >= planned and draw - planned >= calls - (len(kept) - free):
