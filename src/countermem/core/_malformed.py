@@ -28,6 +28,7 @@ MALFORMED_FACT = "malformed_answer"
 """True at the decision right after an answer that broke the output contract; absent elsewhere."""
 MALFORMED_BLOCK_FACT = "malformed_has_block"
 """True after a malformed answer that holds a closed, non-empty fenced code block."""
+_FLAGS = (MALFORMED_FACT, MALFORMED_BLOCK_FACT)
 MALFORMED_DETAILS_PREFIX = "not checked: the answer did not follow the format: "
 
 _CLOSED_FENCE = re.compile(r"^[ \t]*(`{3,})[ \t]*[A-Za-z0-9_+.-]*[ \t]*\n(.*?)^[ \t]*\1[ \t]*$", re.DOTALL | re.MULTILINE)
@@ -66,8 +67,6 @@ def with_malformed_fact(facts: Facts, answer: str | None = None) -> Facts:
         flags[MALFORMED_BLOCK_FACT] = True
     return Facts(values={**flags, **{k: v for k, v in facts.values.items() if k not in _FLAGS}})
 
-
-_FLAGS = (MALFORMED_FACT, MALFORMED_BLOCK_FACT)
 
 
 def facts_after(

@@ -11,11 +11,8 @@ the current answer (`countermem.core._advice_format.FORM_REPAIR_FORMAT`).
 from __future__ import annotations
 
 from countermem.core import Action, is_malformed, salvaged_block
+from countermem.memory._generator import normalise_action
 from countermem.memory._record import Record
-
-
-def _same(left: str, right: str) -> bool:
-    return " ".join(left.split()) == " ".join(right.split())
 
 
 def is_form_repair(record: Record) -> bool:
@@ -23,7 +20,7 @@ def is_form_repair(record: Record) -> bool:
     if not is_malformed(record.original_check):
         return False
     block = salvaged_block(record.original_action.content)
-    return block is not None and _same(block, record.improved_action.content)
+    return block is not None and normalise_action(block) == normalise_action(record.improved_action.content)
 
 
 def applied_form_repair(record: Record, last_action: Action | None) -> str | None:

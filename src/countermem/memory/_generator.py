@@ -854,7 +854,7 @@ class Generator:
             problems.append("form repair: the answer's own code block is alternative 1 (no LLM call)")
         free = len(kept)
         if not settings.malformed_draws and is_malformed(request.failed_result):
-            planned = 0
+            planned = 0  # the first draw then finds nothing planned and nothing wasted, and stops
             problems.append("malformed answer: no LLM draws (malformed_draws = false)")
         texts: list[str] = []
         usage = Usage()
@@ -862,7 +862,7 @@ class Generator:
         grammar = None
         if settings.grammar and request.mode == "edit":
             grammar = edit_grammar(_fence_tag(request.action_language), with_condition=model_condition)
-        for draw, params in enumerate(self.draws(tokens, grammar) if planned else []):
+        for draw, params in enumerate(self.draws(tokens, grammar)):
             if len(kept) >= request.max_alternatives:
                 break
             if draw >= planned and draw - planned >= calls - (len(kept) - free):
