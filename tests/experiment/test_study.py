@@ -348,3 +348,33 @@ def test_a_worker_ends_itself_when_the_study_process_is_gone() -> None:
     alive: list[int] = []
     watch_parent(7, interval_s=0.01, exit_now=alive.append, current_parent=lambda: 7).join(0.1)
     assert alive == [], "a worker whose study is alive keeps running"
+
+
+def test_a_study_saved_before_a_setting_existed_resumes_with_its_default(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    config = _config(methods=["none"])
+    assert run_study(config, root, write_report=False).ok
+    manifest_path = root / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    del manifest["config"]["memory"]["generator"]["form_repair"]
+    manifest["config_sha256"] = "0" * 64
+    manifest_path.write_text(json.dumps(manifest))
+    resumed = run_study(config, root, write_report=False)
+    assert resumed.ok and resumed.reused and not resumed.finished
+    assert resumed.settings_added_since == ["memory.generator.form_repair"]
+    entry = json.loads(manifest_path.read_text())["resumed"][-1]
+    assert entry["settings_added_since"] == ["memory.generator.form_repair"]
+
+
+def test_a_saved_setting_with_another_value_is_still_a_changed_config(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    config = _config(methods=["none"])
+    assert run_study(config, root, write_report=False).ok
+    manifest_path = root / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    del manifest["config"]["memory"]["generator"]["form_repair"]
+    manifest["config"]["memory"]["after_malformed"] = not manifest["config"]["memory"]["after_malformed"]
+    manifest["config_sha256"] = "0" * 64
+    manifest_path.write_text(json.dumps(manifest))
+    with pytest.raises(ConfigError, match="different config"):
+        run_study(config, root, write_report=False)

@@ -94,6 +94,11 @@ def study(config: ConfigArg, out: OutOpt = None, workers: WorkersOpt = 1, no_rep
         except (KeyboardInterrupt, StudyInterrupted):
             err_console.print(f"[yellow]interrupted[/yellow]: run the same command again to resume ({root})")
             raise typer.Exit(code=130) from None
+    if outcome.settings_added_since:
+        err_console.print(
+            "[yellow]note[/yellow]: resumed a study saved by an older countermem; these settings were not in "
+            f"its config and take their defaults: {', '.join(outcome.settings_added_since)}"
+        )
     console.print(
         f"{len(outcome.finished)} jobs run, {len(outcome.reused)} reused, {len(outcome.failed)} failed, "
         f"{len(outcome.blocked)} blocked"

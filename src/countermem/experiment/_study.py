@@ -63,6 +63,8 @@ class StudyOutcome:
     failed: dict[str, str] = field(default_factory=dict)
     blocked: dict[str, str] = field(default_factory=dict)
     report: Path | None = None
+    settings_added_since: list[str] = field(default_factory=list)
+    """Settings this countermem has that the resumed study's saved config lacked (defaults used)."""
 
     @property
     def ok(self) -> bool:
@@ -71,6 +73,36 @@ class StudyOutcome:
 
 def config_digest(config: StudyConfig) -> str:
     return hashlib.sha256(config.model_dump_json().encode()).hexdigest()
+
+
+def _fields_filled_since(saved: object, config: StudyConfig) -> list[str] | None:
+    """Settings that a newer countermem added (with their defaults) to a study's saved config.
+
+    Without this, every new setting made every older study folder refuse to resume, though
+    nothing its user wrote had changed. The saved config, read by today's schema, must give
+    exactly today's config; what it lacked is named in the manifest's resume entry. Anything
+    else that differs (a value, a removed key) is a changed config: None.
+    """
+    if not isinstance(saved, dict):
+        return None
+    try:
+        upgraded = StudyConfig.model_validate(saved)
+    except (ValueError, CountermemError):
+        return None
+    if config_digest(upgraded) != config_digest(config):
+        return None
+    return sorted(_missing_keys(saved, json.loads(config.model_dump_json())))
+
+
+def _missing_keys(saved: dict[str, object], current: dict[str, object], prefix: str = "") -> set[str]:
+    missing: set[str] = set()
+    for key, value in current.items():
+        name = f"{prefix}{key}"
+        if key not in saved:
+            missing.add(name)
+        elif isinstance(value, dict) and isinstance(saved[key], dict):
+            missing |= _missing_keys(saved[key], value, f"{name}.")  # type: ignore[arg-type]
+    return missing
 
 
 def _load_benchmarks(config: StudyConfig) -> tuple[dict[str, Benchmark], dict[str, str]]:
@@ -99,14 +131,22 @@ def _manifest(root: Path, config: StudyConfig, plan: StudyPlan, source: str | No
         previous = json.loads(path.read_text())
         if previous.get("kind") != "study":
             raise ConfigError(f"{root} holds something other than a study; choose another --out")
+        filled: list[str] | None = []
         if previous.get("config_sha256") != digest:
-            raise ConfigError(
-                f"{root} holds a study with a different config (sha256 {previous.get('config_sha256')} vs "
-                f"{digest}); resume it with the same config, or choose another --out"
-            )
+            filled = _fields_filled_since(previous.get("config"), config)
+            if filled is None:
+                raise ConfigError(
+                    f"{root} holds a study with a different config (sha256 {previous.get('config_sha256')} vs "
+                    f"{digest}); resume it with the same config, or choose another --out"
+                )
         resumed = dict(previous)
         starts = list(resumed.get("resumed", []))
-        starts.append({"at": datetime.now(UTC).isoformat(), "git_commit": git_commit(), "versions": package_versions()})
+        start: dict[str, object] = {
+            "at": datetime.now(UTC).isoformat(), "git_commit": git_commit(), "versions": package_versions()
+        }
+        if filled:
+            start["settings_added_since"] = filled
+        starts.append(start)
         resumed["resumed"] = starts
         return resumed
     return {
@@ -197,6 +237,9 @@ def run_study(
     manifest = _manifest(root, config, plan, source)
     write_json_atomic(root / MANIFEST, manifest)
     outcome = StudyOutcome(root=root, plan=plan)
+    resumes = manifest.get("resumed")
+    if isinstance(resumes, list) and resumes:
+        outcome.settings_added_since = list(resumes[-1].get("settings_added_since", []))
     done: dict[str, JobRecord] = {}
     for job in plan.jobs:
         record = read_record(root, job.id)
