@@ -56,6 +56,7 @@ def _row(name: str, stage: dict[str, object], seconds: float) -> dict[str, objec
         "admitted": admitted,
         "malformed_failures": stage.get("construction_malformed_failures", 0),
         "malformed_admitted": stage.get("construction_malformed_admitted", 0),
+        "form_repairs_admitted": stage.get("construction_form_repairs_admitted", 0),
         "admitted_per_failure": admitted / failures if failures else None,
         "generator_calls": stage["construction_generator_calls"],
         "generator_tokens_per_failure": tokens / failures if failures else None,
@@ -78,6 +79,8 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=4)
     parser.add_argument("--after-malformed", action="store_true",
                         help="also learn from answers without an 'Action:' line")
+    parser.add_argument("--no-malformed-draws", action="store_true",
+                        help="with --after-malformed: a malformed answer gets its form repair only, no generator draws")
     parser.add_argument("--failures-per-task", type=int, default=None,
                         help="learn from at most N failures of each task (default: all)")
     parser.add_argument("--seed", type=int, default=0)
@@ -90,7 +93,8 @@ def main() -> None:
     generator_model = args.generator_model or args.agent_model
     settings = (
         GeneratorSettings.batch() if args.strategy == "batch" else GeneratorSettings(samples=args.samples)
-    ).model_copy(update={"failures_per_task": args.failures_per_task})
+    ).model_copy(update={"failures_per_task": args.failures_per_task,
+                         "malformed_draws": not args.no_malformed_draws})
     label = f"{args.agent_model}-agent_{generator_model}-gen_{args.strategy}"
     root = args.out / label
     agent = _llm(args.agent_model, args.out / "cache" / f"{args.agent_model}.sqlite", args.seed, args.threads)
@@ -103,10 +107,14 @@ def main() -> None:
         meta["failures_per_task"] = args.failures_per_task
     if args.after_malformed:
         meta["after_malformed"] = True
+    if args.no_malformed_draws:
+        if not args.after_malformed:
+            parser.error("--no-malformed-draws only matters with --after-malformed")
+        meta["malformed_draws"] = False
     done = _finished_rows(root, meta)
     print(f"agent {args.agent_model}, generator {generator_model} ({args.strategy}), {args.tasks} source tasks each")
     print(f"{'benchmark':14} {'tasks':>5} {'fail':>5} {'alts':>5} {'admit':>5} {'adm/fail':>8} "
-          f"{'gen tok/fail':>12} {'s/fail':>7} {'malformed (adm)':>15}")
+          f"{'gen tok/fail':>12} {'s/fail':>7} {'malformed (adm, form)':>21}")
     for name in args.only or benchmark_names():
         if name in done:
             print(_line(done[name]) + "  (measured before)")
@@ -135,7 +143,7 @@ def main() -> None:
         print(_line(row), flush=True)
         _write_summary(root, meta, done)  # after every benchmark, so an interruption loses none
     rows = [done[name] for name in benchmark_names() if name in done]
-    with_records = sum(1 for r in rows if isinstance(r.get("admitted"), int) and r["admitted"] > 0)  # type: ignore[operator]
+    with_records = sum(1 for r in rows if (admitted := r.get("admitted")) is not None and int(str(admitted)) > 0)
     measured = sum(1 for r in rows if "unavailable" not in r)
     print(f"benchmarks with at least one admitted record: {with_records} of {measured} measured; table in {root}")
 
@@ -146,15 +154,17 @@ def _line(row: dict[str, object]) -> str:
     return (
         f"{row['benchmark']:14} {row['tasks']:>5} {row['failures']:>5} {row['alternatives']:>5} {row['admitted']:>5} "
         f"{_fmt(row['admitted_per_failure'], '.2f'):>8} {_fmt(row['generator_tokens_per_failure'], '.0f'):>12} "
-        f"{_fmt(row['learn_seconds_per_failure'], '.1f'):>7} {_malformed(row):>15}"
+        f"{_fmt(row['learn_seconds_per_failure'], '.1f'):>7} {_malformed(row):>21}"
     )
 
 
 def _malformed(row: dict[str, object]) -> str:
-    """Malformed-answer failures and records admitted from them; '-' for rows measured before they counted."""
+    """Malformed-answer failures, records admitted from them and, of those, form repairs; '-' for rows
+    measured before they counted."""
     if "malformed_failures" not in row:
         return "-"
-    return f"{row['malformed_failures']} ({row['malformed_admitted']})"
+    repairs = f", {row['form_repairs_admitted']} form" if "form_repairs_admitted" in row else ""
+    return f"{row['malformed_failures']} ({row['malformed_admitted']}{repairs})"
 
 
 def _finished_rows(root: Path, meta: dict[str, object]) -> dict[str, dict[str, object]]:
@@ -177,9 +187,10 @@ def _write_summary(root: Path, meta: dict[str, object], done: dict[str, dict[str
     lines = [f"# Admission rate: agent {meta['agent_model']}, generator {meta['generator_model']} "
              f"({meta['strategy']}, {meta['samples']} samples), first {meta['tasks']} source tasks"
              + (f", at most {meta['failures_per_task']} failures per task" if "failures_per_task" in meta else "")
-             + (", malformed answers learned from" if meta.get("after_malformed") else ""), "",
+             + (", malformed answers learned from" if meta.get("after_malformed") else "")
+             + (" (form repairs only, no generator draws)" if meta.get("malformed_draws") is False else ""), "",
              "| benchmark | tasks | failures | alternatives | admitted | admitted/failure | gen tokens/failure | s/failure "
-             "| malformed failures (admitted) |",
+             "| malformed failures (admitted, of them form repairs) |",
              "|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         if "unavailable" in row:
