@@ -262,3 +262,25 @@ def test_malformed_draws_off_leaves_the_form_repair_and_failed_checks_alone() ->
     wrong = CheckResult(utility=0.0, passed=False, completed=True, status="wrong")
     checked = Generator(llm, settings=settings).propose(request(answer=CODE, result=wrong))  # type: ignore[arg-type]
     assert len(checked.alternatives) == 3 and llm.calls == 3, "a failed check still gets greedy + 2 samples"
+
+
+def test_a_free_form_repair_does_not_use_up_the_task_build_budget(tmp_path: Path) -> None:
+    from countermem.memory import CounterfactualLearner
+
+    settings = GeneratorSettings(greedy=True, samples=0, malformed_draws=False, failures_per_task=1)
+    llm = Replies(["```python\nx = 1\n```", "```python\nx = 2\n```", "```python\nx = 3\n```"])
+    with SQLiteStore(tmp_path / "s.sqlite") as store:
+        learner = CounterfactualLearner(
+            Generator(llm, settings=settings), Admitter(store), AddWorld,  # type: ignore[arg-type]
+            action_language="python", conditions=ConditionContext(facts_of=facts_of),
+        )
+        wrong = CheckResult(utility=0.0, passed=False, completed=True, status="wrong")
+        answers = [(MALFORMED, malformed_result("x")), ("def add(a, b):\n    return a - b", wrong),
+                   ("def add(a, b):\n    return a * b", wrong)]
+        for answer, result in answers:
+            failed = Action(content=answer)
+            learner.advise(Decision(task=TASK, situation="write add", step=1, last_action=failed, last_result=result,
+                                    facts=facts_after(facts_of, TASK, failed, result)))
+        stats = learner.stats
+        assert stats.failures_seen == 2 and stats.failures_skipped == 1
+        assert llm.calls == 1, "the first failed check reaches the generator after the free form repair"

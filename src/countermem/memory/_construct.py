@@ -90,6 +90,9 @@ class CounterfactualLearner:
         self.on_learned = on_learned
         self.stats = ConstructionStats()
         self._learned: dict[str, set[str]] = {}
+        self._budgeted: dict[str, set[str]] = {}
+        """Per task, the failures that went to the generator: `failures_per_task` counts only
+        these, so a free form repair never uses up a task's build budget."""
 
     def advise(self, decision: Decision) -> Advice | None:
         if decision.last_action is not None and decision.last_result is not None:
@@ -108,11 +111,15 @@ class CounterfactualLearner:
         key = " ".join(action.content.split())
         if key in seen or result.passed:
             return
-        limit = self.generator.settings.failures_per_task
-        if limit is not None and len(seen) >= limit:
+        settings = self.generator.settings
+        free = is_malformed(result) and not settings.malformed_draws
+        budgeted = self._budgeted.setdefault(decision.task.id, set())
+        if not free and settings.failures_per_task is not None and len(budgeted) >= settings.failures_per_task:
             self.stats.failures_skipped += 1
             return
         seen.add(key)
+        if not free:
+            budgeted.add(key)
         self.stats.failures_seen += 1
         started = time.perf_counter()
         state = self.world_model.reset(decision.task)
