@@ -65,6 +65,10 @@ def _row(name: str, stage: dict[str, object], seconds: float) -> dict[str, objec
     }
 
 
+def _draws(value: str) -> bool | str:
+    return {"true": True, "false": False}.get(value, value)
+
+
 def _fmt(value: object, spec: str) -> str:
     return "-" if value is None else format(value, spec)
 
@@ -79,8 +83,9 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=4)
     parser.add_argument("--after-malformed", action="store_true",
                         help="also learn from answers without an 'Action:' line")
-    parser.add_argument("--no-malformed-draws", action="store_true",
-                        help="with --after-malformed: a malformed answer gets its form repair only, no generator draws")
+    parser.add_argument("--malformed-draws", choices=["true", "false", "without_block"], default="true",
+                        help="with --after-malformed: generator draws for malformed answers: always, never (form "
+                             "repair only), or only when there is no block to repair")
     parser.add_argument("--failures-per-task", type=int, default=None,
                         help="learn from at most N failures of each task (default: all)")
     parser.add_argument("--seed", type=int, default=0)
@@ -94,7 +99,7 @@ def main() -> None:
     settings = (
         GeneratorSettings.batch() if args.strategy == "batch" else GeneratorSettings(samples=args.samples)
     ).model_copy(update={"failures_per_task": args.failures_per_task,
-                         "malformed_draws": not args.no_malformed_draws})
+                         "malformed_draws": _draws(args.malformed_draws)})
     label = f"{args.agent_model}-agent_{generator_model}-gen_{args.strategy}"
     root = args.out / label
     agent = _llm(args.agent_model, args.out / "cache" / f"{args.agent_model}.sqlite", args.seed, args.threads)
@@ -107,10 +112,10 @@ def main() -> None:
         meta["failures_per_task"] = args.failures_per_task
     if args.after_malformed:
         meta["after_malformed"] = True
-    if args.no_malformed_draws:
+    if args.malformed_draws != "true":
         if not args.after_malformed:
-            parser.error("--no-malformed-draws only matters with --after-malformed")
-        meta["malformed_draws"] = False
+            parser.error("--malformed-draws only matters with --after-malformed")
+        meta["malformed_draws"] = _draws(args.malformed_draws)
     done = _finished_rows(root, meta)
     print(f"agent {args.agent_model}, generator {generator_model} ({args.strategy}), {args.tasks} source tasks each")
     print(f"{'benchmark':14} {'tasks':>5} {'fail':>5} {'alts':>5} {'admit':>5} {'adm/fail':>8} "
@@ -188,7 +193,9 @@ def _write_summary(root: Path, meta: dict[str, object], done: dict[str, dict[str
              f"({meta['strategy']}, {meta['samples']} samples), first {meta['tasks']} source tasks"
              + (f", at most {meta['failures_per_task']} failures per task" if "failures_per_task" in meta else "")
              + (", malformed answers learned from" if meta.get("after_malformed") else "")
-             + (" (form repairs only, no generator draws)" if meta.get("malformed_draws") is False else ""), "",
+             + {False: " (form repairs only, no generator draws)",
+                "without_block": " (generator draws only when there is no block to repair)"}.get(
+                 meta.get("malformed_draws"), ""), "",
              "| benchmark | tasks | failures | alternatives | admitted | admitted/failure | gen tokens/failure | s/failure "
              "| malformed failures (admitted, of them form repairs) |",
              "|---|---|---|---|---|---|---|---|---|"]

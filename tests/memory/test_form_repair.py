@@ -284,3 +284,25 @@ def test_a_free_form_repair_does_not_use_up_the_task_build_budget(tmp_path: Path
         stats = learner.stats
         assert stats.failures_seen == 2 and stats.failures_skipped == 1
         assert llm.calls == 1, "the first failed check reaches the generator after the free form repair"
+
+
+def test_without_block_draws_only_for_a_malformed_answer_with_nothing_to_salvage() -> None:
+    settings = GeneratorSettings(samples=1, malformed_draws="without_block")
+    repaired = Generator(NoLLM(), settings=settings).propose(request())  # type: ignore[arg-type]
+    assert [a.form_repair for a in repaired.alternatives] == [True] and repaired.calls == 0
+    llm = Replies(["```python\nx = 1\n```", "```python\nx = 2\n```"])
+    unopened = "Action: check\ndef add(a, b):\n    return a + b\n```"
+    drawn = Generator(llm, settings=settings).propose(request(answer=unopened))  # type: ignore[arg-type]
+    assert llm.calls == 2 and not any(a.form_repair for a in drawn.alternatives)
+    assert settings.draws_after_malformed(unopened) and not settings.draws_after_malformed(MALFORMED)
+    assert GeneratorSettings(malformed_draws=False).draws_after_malformed(unopened) is False
+
+
+def test_malformed_draws_takes_a_bool_or_without_block_only() -> None:
+    import pydantic
+    import pytest
+
+    assert GeneratorSettings.model_validate({"malformed_draws": "without_block"}).malformed_draws == "without_block"
+    assert GeneratorSettings.model_validate({"malformed_draws": False}).malformed_draws is False
+    with pytest.raises(pydantic.ValidationError):
+        GeneratorSettings.model_validate({"malformed_draws": "sometimes"})

@@ -112,7 +112,7 @@ class CounterfactualLearner:
         if key in seen or result.passed:
             return
         settings = self.generator.settings
-        free = is_malformed(result) and not settings.malformed_draws
+        free = is_malformed(result) and not settings.draws_after_malformed(action.content)
         budgeted = self._budgeted.setdefault(decision.task.id, set())
         if not free and settings.failures_per_task is not None and len(budgeted) >= settings.failures_per_task:
             self.stats.failures_skipped += 1

@@ -128,15 +128,23 @@ class GeneratorSettings(BaseModel):
     form_repair: bool = True
     """After a malformed answer that holds a closed code block, check that block as the first
     alternative (no LLM call; `form_repair_alternative`)."""
-    malformed_draws: bool = True
+    malformed_draws: bool | Literal["without_block"] = True
     """Ask the LLM for alternatives to a malformed answer too; False: a malformed answer gets its
-    form repair only, while failed checks get the usual draws. Records the 1.5B wrote from
-    malformed answers harmed on humaneval; form repairs did not (README)."""
+    form repair only, while failed checks get the usual draws; "without_block": draws only for a
+    malformed answer that has no form repair (no closed code block to salvage, e.g. a proof
+    whose block was never opened). Records the 1.5B wrote from malformed answers that held
+    their code harmed on humaneval; form repairs did not (README)."""
     failures_per_task: int | None = Field(default=None, ge=1)
     """At most this many distinct failures of one source task go to the generator (the first
     ones); None: all. A build budget: a small agent can fail five times on one task, and each
     failure costs a generator call per draw. A malformed answer that gets its form repair only
     (`malformed_draws` false) costs no call and does not count."""
+
+    def draws_after_malformed(self, answer: str) -> bool:
+        """Whether the LLM is asked for alternatives to this malformed answer."""
+        if self.malformed_draws == "without_block":
+            return not (self.form_repair and salvaged_block(answer) is not None)
+        return bool(self.malformed_draws)
 
     @model_validator(mode="after")
     def _grammar_is_for_sampled_edits(self) -> GeneratorSettings:
@@ -854,9 +862,9 @@ class Generator:
             kept.append(repair)
             problems.append("form repair: the answer's own code block is alternative 1 (no LLM call)")
         free = len(kept)
-        if not settings.malformed_draws and is_malformed(request.failed_result):
+        if is_malformed(request.failed_result) and not settings.draws_after_malformed(request.failed_action.content):
             planned = 0  # the first draw then finds nothing planned and nothing wasted, and stops
-            problems.append("malformed answer: no LLM draws (malformed_draws = false)")
+            problems.append(f"malformed answer: no LLM draws (malformed_draws = {settings.malformed_draws!r})")
         texts: list[str] = []
         usage = Usage()
         calls = 0
