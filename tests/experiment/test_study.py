@@ -378,3 +378,19 @@ def test_a_saved_setting_with_another_value_is_still_a_changed_config(tmp_path: 
     manifest_path.write_text(json.dumps(manifest))
     with pytest.raises(ConfigError, match="different config"):
         run_study(config, root, write_report=False)
+
+
+def test_a_split_shorter_than_asked_is_named_in_the_manifest_and_the_report(tmp_path: Path) -> None:
+    from countermem.experiment._study_analyses import write_study_folder_report
+
+    bench = load_benchmark("sql-shop")
+    config = _config(methods=["none"], split={"construct": 2, "train": 1, "heldout": 500})
+    heldout = len(cell_tasks(bench, config, 1).heldout)
+    outcome = run_study(config, tmp_path / "s", write_report=False)
+    assert outcome.ok
+    note = f"{heldout} heldout tasks of 500 asked (the benchmark has {len(bench.tasks())} tasks in all)"
+    assert outcome.plan.short_splits == {"sql-shop, seed 1": note}
+    assert json.loads((tmp_path / "s" / "manifest.json").read_text())["short_splits"] == {"sql-shop, seed 1": note}
+    report, _ = write_study_folder_report(tmp_path / "s")
+    assert f"Short split (sql-shop, seed 1): {note}." in report.read_text()
+    assert run_study(_config(methods=["none"]), tmp_path / "t", write_report=False).plan.short_splits == {}

@@ -94,6 +94,8 @@ def study(config: ConfigArg, out: OutOpt = None, workers: WorkersOpt = 1, no_rep
         except (KeyboardInterrupt, StudyInterrupted):
             err_console.print(f"[yellow]interrupted[/yellow]: run the same command again to resume ({root})")
             raise typer.Exit(code=130) from None
+    for cell, note in outcome.plan.short_splits.items():
+        err_console.print(f"[yellow]short split[/yellow] ({cell}): {note}")
     if outcome.settings_added_since:
         err_console.print(
             "[yellow]note[/yellow]: resumed a study saved by an older countermem; these settings were not in "

@@ -148,6 +148,7 @@ def _manifest(root: Path, config: StudyConfig, plan: StudyPlan, source: str | No
             start["settings_added_since"] = filled
         starts.append(start)
         resumed["resumed"] = starts
+        resumed["short_splits"] = plan.short_splits
         return resumed
     return {
         "kind": "study",
@@ -160,6 +161,7 @@ def _manifest(root: Path, config: StudyConfig, plan: StudyPlan, source: str | No
         "git_commit": git_commit(),
         "started_at": datetime.now(UTC).isoformat(),
         "skipped": plan.skipped,
+        "short_splits": plan.short_splits,
         "jobs": [
             {"id": j.id, "kind": j.kind, "out": str(j.out), "depends": list(j.depends), "planned_runs": j.planned_runs}
             for j in plan.jobs

@@ -575,6 +575,14 @@ def _main_runs_not_finished(study_root: Path) -> int:
     return sum(1 for job_id in main if read_record(study_root, job_id) is None)
 
 
+def _short_splits(study_root: Path) -> dict[str, str]:
+    manifest = study_root / "manifest.json"
+    if not manifest.is_file():
+        return {}
+    notes = json.loads(manifest.read_text()).get("short_splits", {})
+    return {str(k): str(v) for k, v in notes.items()} if isinstance(notes, dict) else {}
+
+
 def write_study_folder_report(
     study_root: Path, out_dir: Path | None = None, domains: Mapping[str, str] | None = None
 ) -> tuple[Path, Path]:
@@ -603,6 +611,7 @@ def write_study_folder_report(
         "running, or interrupted) and are left out below; run `countermem study` on the same config to "
         "finish them."
     ] if missing else []
+    preface += [f"Short split ({cell}): {note}." for cell, note in _short_splits(study_root).items()]
     return write_study_report(
         out_dir or study_root / STUDY_REPORT_NAME, rows, analyses, name=STUDY_REPORT_NAME, preface=preface
     )

@@ -101,6 +101,18 @@ def cell_tasks(benchmark: Benchmark, config: StudyConfig, seed: int) -> CellTask
     return tasks
 
 
+def short_split_note(benchmark: Benchmark, config: StudyConfig, tasks: CellTasks) -> str:
+    """Which of the cell's splits got fewer tasks than asked; "" when none. A reader who asked for 40
+    held-out tasks must learn from the report, not from counting rows, that the data gave 15."""
+    asked = {"construct": config.split.source, "train": config.split.train, "heldout": config.split.heldout}
+    got = {"construct": len(tasks.construct), "train": len(tasks.train), "heldout": len(tasks.heldout)}
+    short = [f"{got[name]} {name} tasks of {want} asked" for name, want in asked.items()
+             if want is not None and got[name] < want]
+    if not short:
+        return ""
+    return f"{', '.join(short)} (the benchmark has {len(benchmark.tasks())} tasks in all)"
+
+
 def check_disjoint(tasks: CellTasks) -> None:
     """No held-out task may reach construction or training; raise before anything runs if one would."""
     used = {t.id for t in tasks.construct} | {t.id for t in tasks.train}
@@ -144,6 +156,8 @@ class StudyPlan:
     """Benchmark -> why it was skipped (data or checker missing)."""
     links: dict[Path, Path] = field(default_factory=dict)
     """Link -> target (relative to the root): transfer/new-environment points at the main results."""
+    short_splits: dict[str, str] = field(default_factory=dict)
+    """"benchmark, seed N" -> which splits have fewer tasks than the config asks (the data has no more)."""
 
     def job(self, job_id: str) -> Job:
         for job in self.jobs:
@@ -182,6 +196,9 @@ def plan_study(
                 for seed in config.seeds:
                     cell = Cell(backbone, agent, bench_name, seed)
                     tasks = cell_tasks(benchmarks[bench_name], config, seed)
+                    short = short_split_note(benchmarks[bench_name], config, tasks)
+                    if short:
+                        plan.short_splits[f"{bench_name}, seed {seed}"] = short
                     _plan_cell(plan, config, cell, tasks, epochs)
     return plan
 
