@@ -350,15 +350,23 @@ def test_a_worker_ends_itself_when_the_study_process_is_gone() -> None:
     assert alive == [], "a worker whose study is alive keeps running"
 
 
-def test_a_study_saved_before_a_setting_existed_resumes_with_its_default(tmp_path: Path) -> None:
-    root = tmp_path / "s"
-    config = _config(methods=["none"])
+def _saved_without_form_repair(root: Path, config: StudyConfig, flip_after_malformed: bool = False) -> Path:
+    """A finished study whose saved config lacks `form_repair`, as one saved before it existed."""
     assert run_study(config, root, write_report=False).ok
     manifest_path = root / "manifest.json"
     manifest = json.loads(manifest_path.read_text())
     del manifest["config"]["memory"]["generator"]["form_repair"]
+    if flip_after_malformed:
+        manifest["config"]["memory"]["after_malformed"] = not manifest["config"]["memory"]["after_malformed"]
     manifest["config_sha256"] = "0" * 64
     manifest_path.write_text(json.dumps(manifest))
+    return manifest_path
+
+
+def test_a_study_saved_before_a_setting_existed_resumes_with_its_default(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    config = _config(methods=["none"])
+    manifest_path = _saved_without_form_repair(root, config)
     resumed = run_study(config, root, write_report=False)
     assert resumed.ok and resumed.reused and not resumed.finished
     assert resumed.settings_added_since == ["memory.generator.form_repair"]
@@ -369,13 +377,7 @@ def test_a_study_saved_before_a_setting_existed_resumes_with_its_default(tmp_pat
 def test_a_saved_setting_with_another_value_is_still_a_changed_config(tmp_path: Path) -> None:
     root = tmp_path / "s"
     config = _config(methods=["none"])
-    assert run_study(config, root, write_report=False).ok
-    manifest_path = root / "manifest.json"
-    manifest = json.loads(manifest_path.read_text())
-    del manifest["config"]["memory"]["generator"]["form_repair"]
-    manifest["config"]["memory"]["after_malformed"] = not manifest["config"]["memory"]["after_malformed"]
-    manifest["config_sha256"] = "0" * 64
-    manifest_path.write_text(json.dumps(manifest))
+    _saved_without_form_repair(root, config, flip_after_malformed=True)
     with pytest.raises(ConfigError, match="different config"):
         run_study(config, root, write_report=False)
 

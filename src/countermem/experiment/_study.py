@@ -75,7 +75,7 @@ def config_digest(config: StudyConfig) -> str:
     return hashlib.sha256(config.model_dump_json().encode()).hexdigest()
 
 
-def _fields_filled_since(saved: object, config: StudyConfig) -> list[str] | None:
+def _fields_filled_since(saved: object, config: StudyConfig, digest: str) -> list[str] | None:
     """Settings that a newer countermem added (with their defaults) to a study's saved config.
 
     Without this, every new setting made every older study folder refuse to resume, though
@@ -89,7 +89,7 @@ def _fields_filled_since(saved: object, config: StudyConfig) -> list[str] | None
         upgraded = StudyConfig.model_validate(saved)
     except (ValueError, CountermemError):
         return None
-    if config_digest(upgraded) != config_digest(config):
+    if config_digest(upgraded) != digest:
         return None
     return sorted(_missing_keys(saved, json.loads(config.model_dump_json())))
 
@@ -133,7 +133,7 @@ def _manifest(root: Path, config: StudyConfig, plan: StudyPlan, source: str | No
             raise ConfigError(f"{root} holds something other than a study; choose another --out")
         filled: list[str] | None = []
         if previous.get("config_sha256") != digest:
-            filled = _fields_filled_since(previous.get("config"), config)
+            filled = _fields_filled_since(previous.get("config"), config, digest)
             if filled is None:
                 raise ConfigError(
                     f"{root} holds a study with a different config (sha256 {previous.get('config_sha256')} vs "

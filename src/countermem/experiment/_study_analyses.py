@@ -564,22 +564,23 @@ STUDY_REPORT_NAME = "report"
 """`countermem report STUDY` writes STUDY/report/report.md and report.html (plus PNGs)."""
 
 
-def _main_runs_not_finished(study_root: Path) -> int:
+def _study_manifest(study_root: Path) -> dict[str, object]:
+    path = study_root / "manifest.json"
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def _main_runs_not_finished(study_root: Path, manifest: dict[str, object]) -> int:
     from countermem.experiment._study_jobs import read_record
 
-    manifest = study_root / "manifest.json"
-    if not manifest.is_file():
+    jobs = manifest.get("jobs")
+    if not isinstance(jobs, list):
         return 0
-    jobs = json.loads(manifest.read_text()).get("jobs", [])
     main = [j["id"] for j in jobs if isinstance(j, dict) and str(j.get("id", "")).endswith("/main")]
     return sum(1 for job_id in main if read_record(study_root, job_id) is None)
 
 
-def _short_splits(study_root: Path) -> dict[str, str]:
-    manifest = study_root / "manifest.json"
-    if not manifest.is_file():
-        return {}
-    notes = json.loads(manifest.read_text()).get("short_splits", {})
+def _short_splits(manifest: dict[str, object]) -> dict[str, str]:
+    notes = manifest.get("short_splits", {})
     return {str(k): str(v) for k, v in notes.items()} if isinstance(notes, dict) else {}
 
 
@@ -605,13 +606,14 @@ def write_study_folder_report(
             f"{study_root} has no finished runs under results/<backbone>/{STUDY_LAYOUT}; "
             "run `countermem study` on its config to produce them"
         )
-    missing = max(unfinished, _main_runs_not_finished(study_root))
+    manifest = _study_manifest(study_root)
+    missing = max(unfinished, _main_runs_not_finished(study_root, manifest))
     preface = [
         f"This study is not finished: {missing} main-comparison run(s) have not finished (still to run, "
         "running, or interrupted) and are left out below; run `countermem study` on the same config to "
         "finish them."
     ] if missing else []
-    preface += [f"Short split ({cell}): {note}." for cell, note in _short_splits(study_root).items()]
+    preface += [f"Short split ({cell}): {note}." for cell, note in _short_splits(manifest).items()]
     return write_study_report(
         out_dir or study_root / STUDY_REPORT_NAME, rows, analyses, name=STUDY_REPORT_NAME, preface=preface
     )

@@ -90,8 +90,8 @@ class CounterfactualLearner:
         self.on_learned = on_learned
         self.stats = ConstructionStats()
         self._learned: dict[str, set[str]] = {}
-        self._budgeted: dict[str, set[str]] = {}
-        """Per task, the failures that went to the generator: `failures_per_task` counts only
+        self._budgeted: dict[str, int] = {}
+        """Per task, how many failures went to the generator: `failures_per_task` counts only
         these, so a free form repair never uses up a task's build budget."""
 
     def advise(self, decision: Decision) -> Advice | None:
@@ -113,13 +113,13 @@ class CounterfactualLearner:
             return
         settings = self.generator.settings
         free = is_malformed(result) and not settings.draws_after_malformed(action.content)
-        budgeted = self._budgeted.setdefault(decision.task.id, set())
-        if not free and settings.failures_per_task is not None and len(budgeted) >= settings.failures_per_task:
+        budgeted = self._budgeted.get(decision.task.id, 0)
+        if not free and settings.failures_per_task is not None and budgeted >= settings.failures_per_task:
             self.stats.failures_skipped += 1
             return
         seen.add(key)
         if not free:
-            budgeted.add(key)
+            self._budgeted[decision.task.id] = budgeted + 1
         self.stats.failures_seen += 1
         started = time.perf_counter()
         state = self.world_model.reset(decision.task)

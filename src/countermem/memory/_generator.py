@@ -137,8 +137,8 @@ class GeneratorSettings(BaseModel):
     failures_per_task: int | None = Field(default=None, ge=1)
     """At most this many distinct failures of one source task go to the generator (the first
     ones); None: all. A build budget: a small agent can fail five times on one task, and each
-    failure costs a generator call per draw. A malformed answer that gets its form repair only
-    (`malformed_draws` false) costs no call and does not count."""
+    failure costs a generator call per draw. A malformed answer the generator is not asked about
+    (`draws_after_malformed`) costs no call and does not count."""
 
     def draws_after_malformed(self, answer: str) -> bool:
         """Whether the LLM is asked for alternatives to this malformed answer."""
