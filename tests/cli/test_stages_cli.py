@@ -8,6 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from countermem.cli import app
+from countermem.memory import SQLiteStore
 
 COMMON = ["--benchmark", "sql-shop", "--backbone", "simulated", "--split-by-task"]
 
@@ -35,24 +36,41 @@ def test_stages_chain_and_evaluate_refuses_a_changed_checkpoint(tmp_path: Path) 
     assert wrong.exit_code == 2 and "no finished train stage" in " ".join(wrong.output.split())
 
 
-def test_evaluate_warns_when_the_dqn_checkpoint_never_updated(tmp_path: Path) -> None:
+def _train_then_evaluate(tmp_path: Path, store: Path) -> tuple[str, str, list[str]]:
     runner = CliRunner()
-    store, checkpoint = tmp_path / "store.sqlite", tmp_path / "dqn.pt"
-    built = runner.invoke(app, ["construct", *COMMON, "--store", str(store), "--limit", "6",
-                                "--out", str(tmp_path / "c")])
-    assert built.exit_code == 0, built.output
-    # two training tasks stay below the DQN's learning_starts: the saved selector never updated
+    checkpoint = tmp_path / "dqn.pt"
     trained = runner.invoke(app, ["train", *COMMON, "--store", str(store), "--checkpoint", str(checkpoint),
                                   "--embedder", "lexical", "--limit", "2", "--out", str(tmp_path / "t")])
     assert trained.exit_code == 0, trained.output
     result = runner.invoke(app, ["evaluate", *COMMON, "--store", str(store), "--checkpoint", str(checkpoint),
                                  "--embedder", "lexical", "--limit", "2", "--out", str(tmp_path / "e")])
     assert result.exit_code == 0, result.output
-    said = " ".join(result.output.split())
-    assert "warning:" in said and "0 updates" in said and str(checkpoint) in said
-    report = (tmp_path / "e" / "report.md").read_text()
-    assert "0 updates" in report and "untrained" in report
-    assert "0 updates" in " ".join(json.loads((tmp_path / "e" / "metrics.json").read_text())["warnings"])
+    warnings = json.loads((tmp_path / "e" / "metrics.json").read_text())["warnings"]
+    return " ".join(result.output.split()), (tmp_path / "e" / "report.md").read_text(), warnings
+
+
+def test_evaluate_warns_when_the_dqn_checkpoint_never_updated(tmp_path: Path) -> None:
+    # an empty store gives the selector no decision, so not even its final fit has anything to learn
+    store = tmp_path / "store.sqlite"
+    SQLiteStore(store).close()
+    said, report, warnings = _train_then_evaluate(tmp_path, store)
+    assert "warning:" in said and " 0 updates" in said and "dqn.pt" in said
+    assert " 0 updates" in report and "untrained" in report
+    assert " 0 updates" in " ".join(warnings)
+
+
+def test_evaluate_warns_when_the_dqn_learned_from_few_transitions(tmp_path: Path) -> None:
+    store = tmp_path / "store.sqlite"
+    built = CliRunner().invoke(app, ["construct", *COMMON, "--store", str(store), "--limit", "6",
+                                     "--out", str(tmp_path / "c")])
+    assert built.exit_code == 0, built.output
+    # two training tasks stay below the DQN's learning_starts; the final fit still trains on them
+    said, report, warnings = _train_then_evaluate(tmp_path, store)
+    assert "warning:" in said and "learned from only" in said and "final fit" in said
+    assert "learned from only" in report and "untrained" not in report
+    assert len(warnings) == 1 and "fewer than learning_starts 32" in warnings[0]
+    stage = json.loads((tmp_path / "t" / "stage.json").read_text())
+    assert stage["selector_updates"] == 200
 
 
 def test_generator_options_are_checked_and_recorded(tmp_path: Path) -> None:

@@ -204,3 +204,48 @@ def test_observation_width_must_match_config() -> None:
         facts=(0.1, 0.2), n_eligible=1, candidates=(CandidateFeatures(similarity=0.1, utility_gain=0.1),)
     )
     assert selector.choose(obs) in (SKIP, 0)
+
+
+def _one_candidate(similarity: float) -> Observation:
+    candidate = CandidateFeatures(
+        similarity=similarity, utility_gain=0.5, retrieved=1, selected=0, succeeded=0,
+        condition_specific=True, age=1.0,
+    )
+    return Observation(step=0, n_eligible=1, candidates=(candidate,))
+
+
+@pytest.mark.parametrize("use_pays", [True, False])
+def test_fit_learns_from_a_buffer_below_learning_starts(use_pays: bool) -> None:
+    selector = DQNSelector(DQNConfig(seed=0, learning_starts=32, fit_updates=300))
+    for i in range(10):
+        observation = _one_candidate(0.8)
+        choice = 0 if i % 2 == 0 else SKIP
+        paid = (choice == 0) == use_pays
+        selector.observe(Transition(observation, choice, 1.0 if paid else 0.0, None, True))
+        assert selector.update() is None, "ten transitions stay below learning_starts"
+    losses = selector.fit()
+    assert len(losses) == 300 and losses[-1] < losses[0]
+    stats = selector.train_step_stats
+    assert (stats.updates, stats.observed, stats.buffer_size) == (300, 10, 10)
+    selector.eval()
+    assert selector.choose(_one_candidate(0.8)) == (0 if use_pays else SKIP)
+
+
+def test_fit_does_nothing_on_an_empty_buffer_and_refuses_eval_mode() -> None:
+    selector = DQNSelector(DQNConfig(seed=0))
+    assert selector.fit() == [] and selector.train_step_stats.updates == 0
+    selector.eval()
+    with pytest.raises(ConfigError, match="eval mode"):
+        selector.fit()
+
+
+def test_checkpoint_keeps_the_transition_count(tmp_path: Path) -> None:
+    selector = DQNSelector(DQNConfig(seed=0, fit_updates=3))
+    selector.observe(Transition(_one_candidate(0.5), 0, 1.0, None, True))
+    selector.fit()
+    selector.save(tmp_path / "s.pt")
+    assert DQNSelector.load(tmp_path / "s.pt").train_step_stats.observed == 1
+    payload = torch.load(tmp_path / "s.pt", weights_only=True)
+    del payload["observed"]
+    torch.save(payload, tmp_path / "old.pt")
+    assert DQNSelector.load(tmp_path / "old.pt").train_step_stats.observed is None

@@ -312,14 +312,23 @@ def make_selector(settings: MemorySettings, *, training: bool) -> Selector:
 
 
 def untrained_selector_warnings(selector: Selector, checkpoint: str) -> list[str]:
-    """Why a frozen selector's choices may mean nothing: a DQN checkpoint that never updated.
+    """Why a frozen selector's choices may mean little: a DQN checkpoint that never updated, or
+    one fitted on fewer transitions than `learning_starts` asks for.
 
     `checkpoint` names the file as the reader should see it: the path a person typed on the
     console, the bare file name in a run's metrics (so that twin runs in two folders agree).
     """
-    if not isinstance(selector, DQNSelector) or selector.train_step_stats.updates > 0:
+    if not isinstance(selector, DQNSelector):
         return []
-    c = selector.config
+    stats, c = selector.train_step_stats, selector.config
+    if stats.updates > 0:
+        if stats.observed is None or stats.observed >= c.learning_starts:
+            return []
+        return [
+            f"the DQN selector in {checkpoint} learned from only {stats.observed} transitions (fewer than "
+            f"learning_starts {c.learning_starts}: its {stats.updates} updates are the final fit on them), so its "
+            "choices rest on little evidence; train on more tasks or compare with --selector top1"
+        ]
     return [
         f"the DQN selector in {checkpoint} made 0 updates in training (its replay buffer never reached "
         f"{max(c.learning_starts, c.batch_size)} transitions: learning_starts {c.learning_starts}, batch_size "
@@ -403,6 +412,8 @@ def _advised_stage(
             metrics = metrics.model_copy(update={"warnings": [*metrics.warnings, *warnings]})
             run_dir.write_json("metrics.json", metrics)
             write_run_report(run_dir.path, metrics)
+        if training and isinstance(chosen, DQNSelector):
+            advisor.stats.losses.extend(chosen.fit())
         records = len(store.all())
     finally:
         store.close()

@@ -73,6 +73,10 @@ class DQNConfig(BaseModel):
     buffer_capacity: int = Field(default=10_000, ge=1)
     learning_starts: int = Field(default=32, ge=1)
     """Updates do nothing until the buffer holds this many transitions (and at least a batch)."""
+    fit_updates: int = Field(default=200, ge=0)
+    """Updates on the whole replay buffer when training ends (`DQNSelector.fit`), whatever its size:
+    a training split too small to reach `learning_starts` (10 tasks give about 10 transitions)
+    still teaches the selector what it showed, and the run says how little that was."""
     target_update: Literal["hard", "polyak"] = "hard"
     target_update_every: int = Field(default=50, ge=1)
     """Updates between hard copies of the online network into the target network."""
@@ -119,6 +123,8 @@ class TrainStepStats:
     buffer_size: int
     updates: int
     decisions: int
+    observed: int | None = None
+    """Transitions recorded in training; None for a checkpoint written before they were counted."""
 
 
 file_sha256 = sha256_file
@@ -217,6 +223,7 @@ class DQNSelector:
         )
         self._decisions = 0
         self._updates = 0
+        self._observed: int | None = 0
         self._last_loss: float | None = None
         self.train_mode = True
 
@@ -242,6 +249,7 @@ class DQNSelector:
             buffer_size=self._buffer.size,
             updates=self._updates,
             decisions=self._decisions,
+            observed=self._observed,
         )
 
     def _encode(self, observation: Observation) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
@@ -289,6 +297,8 @@ class DQNSelector:
             next_mask,
             transition.done,
         )
+        if self._observed is not None:
+            self._observed += 1
 
     def update(self) -> float | None:
         c, buf = self.config, self._buffer
@@ -296,6 +306,22 @@ class DQNSelector:
             raise ConfigError("the DQN selector is in eval mode (frozen); call .train() before updating it")
         if buf.size < max(c.learning_starts, c.batch_size):
             return None
+        return self._step()
+
+    def fit(self, updates: int | None = None) -> list[float]:
+        """`updates` (default `config.fit_updates`) steps on the replay buffer, ignoring `learning_starts`.
+
+        Batches are drawn with replacement, so a buffer smaller than a batch is still used; with an
+        empty buffer nothing happens. The losses are returned for the stage report.
+        """
+        if not self.train_mode:
+            raise ConfigError("the DQN selector is in eval mode (frozen); call .train() before fitting it")
+        if self._buffer.size == 0:
+            return []
+        return [self._step() for _ in range(self.config.fit_updates if updates is None else updates)]
+
+    def _step(self) -> float:
+        c, buf = self.config, self._buffer
         idx = self._rng.integers(0, buf.size, size=c.batch_size)
         obs = torch.from_numpy(buf.obs[idx])
         action = torch.from_numpy(buf.action[idx])
@@ -320,8 +346,9 @@ class DQNSelector:
         self.optimizer.step()
         self._updates += 1
         self._sync_target()
-        self._last_loss = float(loss.item())
-        return self._last_loss
+        value = float(loss.item())
+        self._last_loss = value
+        return value
 
     def _sync_target(self) -> None:
         c = self.config
@@ -349,6 +376,7 @@ class DQNSelector:
             "optimizer": self.optimizer.state_dict(),
             "decisions": self._decisions,
             "updates": self._updates,
+            "observed": -1 if self._observed is None else self._observed,
             "rng": json.dumps(self._rng.bit_generator.state),
         }
         buffer = io.BytesIO()
@@ -382,6 +410,8 @@ class DQNSelector:
             selector.optimizer.load_state_dict(payload["optimizer"])
             selector._decisions = int(payload["decisions"])
             selector._updates = int(payload["updates"])
+            observed = int(payload.get("observed", -1))
+            selector._observed = None if observed < 0 else observed
             selector._rng.bit_generator.state = json.loads(payload["rng"])
         except (ValueError, KeyError, RuntimeError, EOFError, OSError, pickle.UnpicklingError) as error:
             raise ConfigError(
