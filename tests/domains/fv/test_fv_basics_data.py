@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from countermem.core import Action, Task
-from countermem.domains import load_benchmark
+from countermem.domains import load_benchmark, split_tasks
 from countermem.domains.fv import CoqBasics, CoqcLimits, coqc_path, run_coqc
 from countermem.domains.fv._lemma_files import data_files, read_data_text
 
@@ -28,17 +28,29 @@ def _world_or_skip(benchmark: CoqBasics) -> None:
         pytest.skip(availability.reason)
 
 
-def test_at_least_sixty_lemmas_in_several_environments(basics: CoqBasics) -> None:
+def test_at_least_110_lemmas_in_ten_environments(basics: CoqBasics) -> None:
     tasks = basics.tasks()
-    assert len(tasks) >= 60
+    assert len(tasks) >= 110
     assert f"{len(tasks)} hand-written" in basics.description
     assert len({t.id for t in tasks}) == len(tasks)
     environments = Counter(t.environment for t in tasks)
-    assert set(environments) == {"bool", "list_basic", "list_fun", "nat_add", "nat_order", "nat_rec"}
-    assert all(count >= 10 for count in environments.values())
+    assert set(environments) == {
+        "bool", "list_basic", "list_fun", "nat_add", "nat_max_min", "nat_mul", "nat_order", "nat_rec",
+        "option_pair", "tree",
+    }
+    assert all(10 <= count <= 14 for count in environments.values())
+    assert f"in {len(environments)} environments" in basics.description
     assert all(t.gold and t.gold.startswith("Proof.") and t.gold.endswith("Qed.") for t in tasks)
     with_induction = [t for t in tasks if basics.facts(t, basics.gold_action(t)).get("tactic_induction")]
     assert len(with_induction) >= 20
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_whole_environment_splits_leave_40_held_out_tasks(basics: CoqBasics, seed: int) -> None:
+    counts = split_tasks(basics.tasks(), seed=seed).counts()
+    assert counts["construct"] >= 30
+    assert counts["train"] >= 10
+    assert counts["heldout"] >= 40
 
 
 def test_lookalikes_come_in_groups_of_two(basics: CoqBasics) -> None:

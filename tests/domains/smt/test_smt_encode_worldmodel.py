@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from countermem.core import Action, ParseError
-from countermem.domains import BenchmarkOptions, check_world_model, load_benchmark
+from countermem.domains import BenchmarkOptions, check_world_model, load_benchmark, split_tasks
 from countermem.domains.smt import HARD_MARGIN_S, SMTEncode, SMTEncodeWorldModel, read_encoding
 from countermem.domains.smt._encode import GOLD_FOLDER, catalog
 
@@ -35,9 +35,9 @@ def _task(bench: SMTEncode, task_id: str):  # type: ignore[no-untyped-def]
     return next(task for task in bench.tasks() if task.id == task_id)
 
 
-def test_catalog_has_thirty_plus_problems_in_lookalike_pairs(bench: SMTEncode) -> None:
+def test_catalog_has_a_hundred_plus_problems_in_lookalike_pairs(bench: SMTEncode) -> None:
     tasks = bench.tasks()
-    assert len(tasks) >= 30
+    assert len(tasks) >= 100, "a study takes 30 source, 10 training and 40 held-out tasks (0.4/0.2/0.4 splits)"
     problems = catalog()
     families = {problem.family for problem in problems.values()}
     assert {"seating", "scheduling", "assignment", "sudoku-mini", "knapsack"} <= families
@@ -47,6 +47,12 @@ def test_catalog_has_thirty_plus_problems_in_lookalike_pairs(bench: SMTEncode) -
         assert partner.family == problem.family
         changed = [a.text for a, b in zip(problem.rules, partner.rules, strict=True) if a.text != b.text]
         assert len(changed) == 1, (problem.id, changed)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_splits_leave_40_held_out_tasks(bench: SMTEncode, seed: int) -> None:
+    counts = split_tasks(bench.tasks(), seed=seed).counts()
+    assert counts["construct"] >= 30 and counts["train"] >= 10 and counts["heldout"] >= 40
 
 
 def test_shipped_gold_files_match_the_problem_definitions() -> None:
@@ -97,6 +103,15 @@ def test_every_gold_encoding_passes(bench: SMTEncode, world: SMTEncodeWorldModel
         world.reset(task)
         result = world.check(bench.gold_action(task))
         assert result.passed, (task.id, result.details)
+
+
+@pytest.mark.slow
+def test_every_lookalike_gold_encoding_fails(bench: SMTEncode, world: SMTEncodeWorldModel) -> None:
+    for task in bench.tasks():
+        world.reset(task)
+        result = world.check(bench.wrong_action(task))
+        assert not result.passed and result.status == "wrong", (task.id, result.details)
+        assert 0.0 < result.utility < 1.0, (task.id, result.details)
 
 
 def test_malformed_and_refused_encodings_are_error_results(bench: SMTEncode, world: SMTEncodeWorldModel) -> None:

@@ -1,11 +1,13 @@
-"""coq-basics: 71 lemmas on nat, lists and booleans that we wrote and proved ourselves.
+"""coq-basics: 125 lemmas on nat, lists, booleans, options, pairs and trees that we wrote and
+proved ourselves.
 
 Every lemma ships with a real proof (package data `data/basics_<environment>.v`; each file
-compiles with `coqc` as it stands). The six files are the six environments, so a split keeps
-e.g. all `list_fun` lemmas together. Look-alike pairs share a shape but differ in statement,
-and the proof of one fails on the other (`0 + n = n` by `reflexivity`, `n + 0 = n` only by
-induction); `lookalikes` returns a task's partners. Proofs must be closed under the global
-context (no axiom at all).
+compiles with `coqc` as it stands). The ten files are the ten environments, so a split keeps
+e.g. all `list_fun` lemmas together (with 0.4/0.2/0.4 fractions, split seeds 0-199 all give
+50 construction, 25 training and 50 held-out tasks). Look-alike pairs share a shape but differ
+in statement, and the proof of one fails on the other (`0 + n = n` by `reflexivity`, `n + 0 = n`
+only by induction); `lookalikes` returns a task's partners. Proofs must be closed under the
+global context (no axiom at all).
 """
 
 from __future__ import annotations
@@ -31,8 +33,9 @@ def _group(environment: str, tags: dict[str, str]) -> str:
 class CoqBasics(CoqBenchmark):
     name = "coq-basics"
     description = (
-        "71 hand-written Coq lemmas on nat, lists and booleans (induction, rewriting, lia), "
-        "in 6 environments, with look-alike pairs; every lemma ships with a checked proof"
+        "125 hand-written Coq lemmas on nat, lists, booleans, options, pairs and trees "
+        "(induction, rewriting, lia), in 10 environments, with look-alike pairs; "
+        "every lemma ships with a checked proof"
     )
     default_timeout_s = 10.0
 

@@ -388,7 +388,9 @@ def coins(
     amount: int,
     max_coins: int,
     at_least: Mapping[str, int],
+    at_most: Mapping[str, int] | None = None,
 ) -> Problem:
+    """Count how many coins of each kind make `amount`; `at_most` rules follow the `at_least` ones."""
     var = {name: f"count_{name}" for name, _ in kinds}
     cents = dict(kinds)
     out = [
@@ -403,6 +405,9 @@ def coins(
     for name, least in at_least.items():
         out.append(Rule(f"At least {least} {name} coin(s) are used.", _pred(lambda x, v, n: x.int(v) >= n, var[name], least),
                         f"(>= {var[name]} {least})"))
+    for name, most in (at_most or {}).items():
+        out.append(Rule(f"At most {most} {name} coin(s) are used.", _pred(lambda x, v, n: x.int(v) <= n, var[name], most),
+                        f"(<= {var[name]} {most})"))
     listing = ", ".join(f"{name} = {c} cents" for name, c in kinds)
     answers = tuple(AnswerVar(var[name], "Int", f"how many {name} coins are used") for name, _ in kinds)
     return Problem(pid, "coins", "Making change", f"{story} Coins: {listing}.", answers, tuple(out), len(kinds), partner)

@@ -1,0 +1,11 @@
+; gold encoding of ages-3b (ages)
+(declare-const age_mia Int)
+(declare-const age_leo Int)
+; rule 1
+(assert (and (>= age_mia 1) (>= age_leo 1)))
+; rule 2
+(assert (= (+ age_mia (* -1 age_leo)) 26))
+; rule 3
+(assert (= (+ age_mia (* -2 age_leo)) 4))
+(check-sat)
+(get-model)
