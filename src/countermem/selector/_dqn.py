@@ -277,11 +277,12 @@ class DQNSelector:
                 return action_to_choice(int(valid[self._rng.integers(0, len(valid))]))
         return action_to_choice(int(np.argmax(q)))
 
-    def observe(self, transition: Transition) -> None:
+    def _require_training(self, doing: str) -> None:
         if not self.train_mode:
-            raise ConfigError(
-                "the DQN selector is in eval mode (frozen); call .train() before recording experience"
-            )
+            raise ConfigError(f"the DQN selector is in eval mode (frozen); call .train() before {doing}")
+
+    def observe(self, transition: Transition) -> None:
+        self._require_training("recording experience")
         obs, mask = self._encode(transition.observation)
         if transition.done or transition.next_observation is None:
             next_obs, next_mask = np.zeros_like(obs), np.zeros_like(mask)
@@ -302,8 +303,7 @@ class DQNSelector:
 
     def update(self) -> float | None:
         c, buf = self.config, self._buffer
-        if not self.train_mode:
-            raise ConfigError("the DQN selector is in eval mode (frozen); call .train() before updating it")
+        self._require_training("updating it")
         if buf.size < max(c.learning_starts, c.batch_size):
             return None
         return self._step()
@@ -314,8 +314,7 @@ class DQNSelector:
         Batches are drawn with replacement, so a buffer smaller than a batch is still used; with an
         empty buffer nothing happens. The losses are returned for the stage report.
         """
-        if not self.train_mode:
-            raise ConfigError("the DQN selector is in eval mode (frozen); call .train() before fitting it")
+        self._require_training("fitting it")
         if self._buffer.size == 0:
             return []
         return [self._step() for _ in range(self.config.fit_updates if updates is None else updates)]
