@@ -7,6 +7,7 @@ from countermem.core._advice_format import (
     RenderedRecord,
     parse_record_texts,
     render_form_repair_text,
+    render_lesson_text,
     render_record_text,
 )
 from countermem.core._errors import (
@@ -89,6 +90,7 @@ __all__ = [
     "malformed_result",
     "parse_record_texts",
     "render_form_repair_text",
+    "render_lesson_text",
     "render_record_text",
     "salvaged_block",
     "sha256_file",

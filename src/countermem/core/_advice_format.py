@@ -89,6 +89,14 @@ Action: check
 {action}
 {fence}"""
 
+LESSON_FORMAT = """\
+Record {record_id} (verified lesson, utility {before:.2f} -> {after:.2f})
+Applies when: {condition}
+Lesson: {lesson}
+Apply the lesson to your own last answer for THIS task: keep your own tables, names and question."""
+"""A record shown as its verified lesson (`countermem.memory._lesson`): no code of the source task,
+since small models copy that code, its names and even its mistake into the task at hand."""
+
 MALFORMED_SHOWN_CHARS = 240
 MALFORMED_WHY = "The answer had no `Action:` line, so nothing was checked; write the answer as in the correction."
 
@@ -194,6 +202,17 @@ def render_form_repair_text(
         fence=_fence_for(body),
         lang=_one_line(lang).replace("`", ""),
         action=body,
+    )
+
+
+def render_lesson_text(record_id: str, condition: str, lesson: str, before: float, after: float) -> str:
+    """A record shown as its lesson alone (`LESSON_FORMAT`)."""
+    return LESSON_FORMAT.format(
+        record_id=record_id,
+        before=before,
+        after=after,
+        condition=_shown_condition(record_id, condition),
+        lesson=_one_line(lesson),
     )
 
 

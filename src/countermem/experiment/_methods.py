@@ -34,6 +34,10 @@ class MethodSpec(BaseModel):
     """Use baselines.retention_capacity instead of memory.capacity (the retention comparison)."""
     strategy_labels: Literal["llm_judge", "checker"] = "llm_judge"
     matts: bool = False
+    rendering: Literal["correction", "lesson"] = "correction"
+    """How an offered record is shown (`AdvisorOptions.rendering`)."""
+    repeat_offers: bool = True
+    """False: a record is offered at most once per task (`AdvisorOptions.repeat_offers`)."""
 
     @property
     def uses_store(self) -> bool:
@@ -88,6 +92,16 @@ BUILTIN_METHODS: dict[str, MethodSpec] = {
         MethodSpec(
             name="no-conditions", kind="countermem", family="verified", use_conditions=False,
             description="countermem without applicability conditions (not filtered on, not shown)",
+        ),
+        MethodSpec(
+            name="countermem-lesson", kind="countermem", family="verified", rendering="lesson",
+            repeat_offers=False,
+            description="countermem's store, each record shown as its verified lesson (no source-task code), "
+            "at most once per task; records with no verified lesson are not offered",
+        ),
+        MethodSpec(
+            name="countermem-once", kind="countermem", family="verified", repeat_offers=False,
+            description="countermem's store and rendering, each record offered at most once per task",
         ),
         MethodSpec(
             name="best-of-n", kind="best_of_n",

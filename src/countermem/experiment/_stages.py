@@ -44,11 +44,15 @@ from countermem.memory import (
     Generator,
     GeneratorSettings,
     LearnWhileAdvising,
+    LessonSettings,
+    LessonWriter,
     Proposal,
     Record,
     Retriever,
     SQLiteStore,
     UnverifiedAdmitter,
+    has_verified_lesson,
+    is_form_repair,
     make_embedder,
 )
 from countermem.selector import (
@@ -97,12 +101,21 @@ class MemorySettings(BaseModel):
     """Module I: one alternative per call (greedy + samples) with derived conditions, by default."""
     generator_model: str = ""
     """The generator's own model when it is not the agent's (recorded, so a resume with another is refused)."""
+    lesson: LessonSettings = Field(default_factory=LessonSettings)
+    """Construction writes and verifies a lesson for each admitted content record (`_lesson`)."""
+    rendering: Literal["correction", "lesson"] = "correction"
+    repeat_offers: bool = True
 
     def flat(self) -> dict[str, str | int | float | bool | None]:
-        data = self.model_dump(mode="json", exclude={"reward", "dqn", "generator"})
+        data = self.model_dump(mode="json", exclude={"reward", "dqn", "generator", "lesson"})
         data["reward"] = self.reward.model_dump_json()
         data["dqn"] = self.dqn.model_dump_json()
         data["generator"] = self.generator.model_dump_json()
+        if self.lesson != LessonSettings():
+            data["lesson"] = self.lesson.model_dump_json()
+        for name, default in (("rendering", "correction"), ("repeat_offers", True)):
+            if data[name] == default:
+                del data[name]  # a run recorded before these settings existed resumes unchanged
         return data
 
     def generator_for(self, simulated: bool) -> GeneratorSettings:
@@ -135,6 +148,10 @@ class StageReport(BaseModel):
     """Failures left alone because their task reached the generator's `failures_per_task`."""
     construction_world_model_calls: int = 0
     construction_generator_calls: int = 0
+    construction_lessons_written: int = 0
+    construction_lessons_verified: int = 0
+    lesson_usage: Usage = Field(default_factory=Usage)
+    """Tokens spent writing and verifying lessons (construction cost, beside generator_usage)."""
     construction_learn_seconds: float = 0.0
     """Wall time spent generating and verifying alternatives (not in the task runs' time)."""
     generator_usage: Usage = Field(default_factory=Usage)
@@ -223,6 +240,18 @@ def construct_memory(
                 rank_by_rarity=generator_settings.rarity,
             )
             if generator_settings.conditions == "derived" else None,
+            lessons=LessonWriter(
+                generator_llm or llm,
+                llm if settings.lesson.verify_with == "agent" else (generator_llm or llm),
+                settings.lesson,
+                action_language=benchmark.action_language,
+                instructions=benchmark.instructions(),
+                mode=benchmark.repair_mode,
+                min_gain=settings.min_gain,
+                seed=settings.seed,
+            )
+            if settings.lesson.enabled and not simulated else None,
+            lesson_store=store if settings.lesson.enabled and not simulated else None,
         )
         hook: CounterfactualLearner | LearnWhileAdvising = learner
         if settings.construct_advice == "top1":
@@ -245,6 +274,8 @@ def construct_memory(
         construction_form_repairs_admitted=stats.form_repairs_admitted,
         construction_failures_skipped=stats.failures_skipped,
         construction_generator_calls=stats.generator_calls, construction_learn_seconds=round(stats.seconds, 3),
+        construction_lessons_written=stats.lessons_written, construction_lessons_verified=stats.lessons_verified,
+        lesson_usage=stats.lesson_usage,
         generator_usage=stats.generator_usage, simulated=simulated,
     )
     run_dir.write_json("stage.json", report)
@@ -273,6 +304,12 @@ def _learn_while_advising(
     hook = LearnWhileAdvising(learner, advisor)
     excluded.append(hook)
     return hook
+
+
+def _offerable_pool(store: SQLiteStore) -> Callable[[], list[Record]]:
+    """The records lesson rendering may offer: those with a verified lesson, and form repairs."""
+    records = [r for r in store.all() if has_verified_lesson(r) or is_form_repair(r)]
+    return lambda: records
 
 
 def _admission_log(run_dir: RunDir) -> Callable[[Proposal, AdmissionReport], None]:
@@ -384,13 +421,15 @@ def _advised_stage(
         where = settings.checkpoint.name if settings.checkpoint else "its checkpoint"
         warnings = [] if training else untrained_selector_warnings(chosen, where)
         retriever = Retriever(
-            store, make_embedder(settings.embedder), k=settings.k, scope=settings.scope,
+            _offerable_pool(store) if settings.rendering == "lesson" else store,
+            make_embedder(settings.embedder), k=settings.k, scope=settings.scope,
             use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed,
         )
         advisor = CounterfactualMemory(
             retriever, chosen, action_language=benchmark.action_language, store=store,
             options=AdvisorOptions(
                 show_condition=settings.use_conditions, show_task=settings.show_task, write_counters=False,
+                rendering=settings.rendering, repeat_offers=settings.repeat_offers,
                 train_selector=training and settings.selector == "dqn",
                 header=UNVERIFIED_HEADER if settings.admission == "unverified" else None,
             ),

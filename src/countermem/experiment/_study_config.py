@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from countermem.core import ConfigError
 from countermem.domains import benchmark_names
 from countermem.llm import MODEL_BACKBONES
-from countermem.memory import GeneratorSettings
+from countermem.memory import GeneratorSettings, LessonSettings
 from countermem.selector import DQNConfig
 
 BackboneKind = Literal["local", "openai", "scripted", "simulated"]
@@ -102,6 +102,9 @@ class MemoryConfig(_Strict):
     """Learn from malformed answers (no `Action:` line) and advise after them; opt-in (harmed on humaneval)."""
     dqn: DQNConfig = Field(default_factory=DQNConfig)
     generator: GeneratorConfig = Field(default_factory=lambda: GeneratorConfig())
+    lesson: LessonSettings = Field(default_factory=LessonSettings)
+    """`[memory.lesson]`: construction writes and verifies a lesson for each admitted content record;
+    needed by methods that show lessons (countermem-lesson)."""
 
 
 class SimulationSettings(_Strict):
@@ -223,6 +226,20 @@ def parse_study_config(data: dict[str, object], *, source: str = "study config")
         raise ConfigError(
             f"{source}: memory.generator.model = {generator_model!r} needs backbones that can load a second "
             f"model (local or openai); {', '.join(cannot_load)} cannot. Remove the model line or those backbones"
+        )
+    lesson_methods = [
+        m for m in dict.fromkeys([*config.methods, *config.analyses.transfer_methods])
+        if method_spec(m).rendering == "lesson"
+    ]
+    if lesson_methods and not config.memory.lesson.enabled:
+        raise ConfigError(
+            f"{source}: methods {', '.join(lesson_methods)} show verified lessons, which construction writes only "
+            "with [memory.lesson] enabled = true; add that table or drop those methods"
+        )
+    if config.memory.lesson.enabled and canned:
+        raise ConfigError(
+            f"{source}: [memory.lesson] needs an LLM that writes lessons; the {', '.join(canned)} backbone(s) "
+            "cannot. Run it on a local or openai backbone"
         )
     for name in config.analyses.accumulation_methods:
         if not method_spec(name).uses_store:

@@ -167,6 +167,7 @@ def memory_settings(ctx: JobContext, *, store: Path, checkpoint: Path | None) ->
         min_gain=memory.min_gain, max_alternatives=memory.max_alternatives, seed=ctx.job.cell.seed,
         admission=spec.admission, dqn=memory.dqn, construct_advice=memory.construct_advice,
         generator=memory.generator.settings(), generator_model=memory.generator.model,
+        lesson=memory.lesson, rendering=spec.rendering, repeat_offers=spec.repeat_offers,
     )
 
 

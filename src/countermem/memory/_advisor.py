@@ -10,7 +10,8 @@ object's ledger.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -22,9 +23,11 @@ from countermem.core import (
     Outcome,
     is_malformed,
     render_form_repair_text,
+    render_lesson_text,
     render_record_text,
 )
-from countermem.memory._form_repair import applied_form_repair
+from countermem.memory._form_repair import applied_form_repair, is_form_repair
+from countermem.memory._lesson import has_verified_lesson
 from countermem.memory._record import Record
 from countermem.memory._retrieval import RetrievalQuery, RetrievalResult, Retriever
 from countermem.memory._store import SQLiteStore
@@ -56,6 +59,14 @@ class AdvisorOptions(BaseModel):
     header: str | None = None
     """Line above the rendered record; None keeps the agent's verified-corrections header."""
     advise_after_failed_check: bool = True
+    rendering: Literal["correction", "lesson"] = "correction"
+    """lesson: a content record is shown as its verified lesson (`countermem.memory._lesson`) and
+    never as the source task's code; records with no verified lesson are not offered (form
+    repairs still are, applied to the agent's own answer)."""
+    repeat_offers: bool = True
+    """False: a record offered once in a task is not offered again in that task (a record the
+    agent followed and still failed with, or ignored, was offered again after each failed
+    check and copied again; issue 24)."""
 
 
 @dataclass
@@ -120,6 +131,7 @@ def render_record(
     show_condition: bool = True,
     show_task: bool = False,
     last_action: Action | None = None,
+    rendering: Literal["correction", "lesson"] = "correction",
 ) -> str:
     """The record's prompt text; a form repair is shown applied to `last_action` when that is a
     malformed answer with a code block (`countermem.memory._form_repair`)."""
@@ -131,6 +143,14 @@ def render_record(
             condition=condition,
             action=own_block,
             lang=action_language,
+            before=record.original_check.utility,
+            after=record.improved_check.utility,
+        )
+    if rendering == "lesson" and record.lesson is not None and record.lesson.verified:
+        return render_lesson_text(
+            record_id=record.id,
+            condition=condition,
+            lesson=record.lesson.text,
             before=record.original_check.utility,
             after=record.improved_check.utility,
         )
@@ -169,6 +189,8 @@ class CounterfactualMemory:
         self.reward_weights = reward_weights or RewardWeights()
         self.stats = AdvisorStats()
         self._pending: dict[str, _Pending] = {}
+        self._offered: dict[str, set[str]] = {}
+        """Per task in progress, the records shown so far (`repeat_offers`)."""
 
     def advise(self, decision: Decision) -> Advice | None:
         if decision.last_result is not None and not self.options.advise_after_failed_check:
@@ -181,7 +203,7 @@ class CounterfactualMemory:
             last_action=decision.last_action.content if decision.last_action else None,
             last_observation=decision.last_result.details if decision.last_result else None,
         )
-        result = self.retriever.retrieve(query)
+        result = self._offerable(self.retriever.retrieve(query), decision.task.id)
         self.stats.attempts += 1
         self.stats.covered += int(result.any_eligible)
         self.stats.retrieval_tokens += result.retrieval_tokens
@@ -209,7 +231,9 @@ class CounterfactualMemory:
         text = render_record(
             chosen.record, self.action_language, self.options.show_condition, self.options.show_task,
             last_action=decision.last_action if is_malformed(decision.last_result) else None,
+            rendering=self.options.rendering,
         )
+        self._offered.setdefault(decision.task.id, set()).add(chosen.record.id)
         return Advice(
             text=text,
             record_id=chosen.record.id,
@@ -218,7 +242,25 @@ class CounterfactualMemory:
             **common,
         )
 
+    def _offerable(self, result: RetrievalResult, task_id: str) -> RetrievalResult:
+        """Without records this advisor may not show here (no verified lesson, already shown);
+        eligibility (coverage) is the retriever's: a withheld record still held its condition."""
+        shown = self._offered.get(task_id, set()) if not self.options.repeat_offers else set()
+        lesson_only = self.options.rendering == "lesson"
+        kept = tuple(
+            c for c in result.candidates
+            if c.record.id not in shown
+            and (not lesson_only or has_verified_lesson(c.record) or is_form_repair(c.record))
+        )
+        if len(kept) == len(result.candidates):
+            return result
+        return replace(
+            result,
+            candidates=tuple(replace(c, rank=i) for i, c in enumerate(kept)),
+        )
+
     def feedback(self, decision: Decision, advice: Advice | None, outcome: Outcome) -> None:
+        self._offered.pop(outcome.task_id, None)
         pending = self._pending.pop(outcome.task_id, None)
         if pending is None or not pending.observations:
             return

@@ -26,6 +26,7 @@ from countermem.core import (
     Action,
     Advice,
     CheckResult,
+    ConfigError,
     Decision,
     MemoryHook,
     Outcome,
@@ -33,11 +34,13 @@ from countermem.core import (
     facts_after,
     is_malformed,
 )
-from countermem.domains import WorldModel
+from countermem.domains import State, WorldModel
 from countermem.memory._admission import AdmissionReport, ProposalAdmitter, learn_from_failure
 from countermem.memory._condition_builder import ConditionContext
 from countermem.memory._form_repair import is_form_repair
 from countermem.memory._generator import Generator, Proposal, RepairMode
+from countermem.memory._lesson import LessonWriter
+from countermem.memory._store import SQLiteStore
 
 
 @dataclass
@@ -48,6 +51,11 @@ class ConstructionStats:
     malformed_admitted: int = 0
     form_repairs_admitted: int = 0
     """Of `malformed_admitted`, form repairs (`countermem.memory._form_repair`)."""
+    lessons_written: int = 0
+    lessons_verified: int = 0
+    lesson_usage: Usage = field(default_factory=Usage)
+    """Tokens of writing and verifying lessons (`countermem.memory._lesson`); construction cost."""
+    lesson_calls: int = 0
     failures_skipped: int = 0
     """Failures not learned from because their task reached `failures_per_task`."""
     proposals: int = 0
@@ -77,7 +85,13 @@ class CounterfactualLearner:
         instructions: str = "",
         mode: RepairMode = "edit",
         conditions: ConditionContext | None = None,
+        lessons: LessonWriter | None = None,
+        lesson_store: SQLiteStore | None = None,
     ) -> None:
+        if (lessons is None) != (lesson_store is None):
+            raise ConfigError("a LessonWriter needs the store its lessons are written to (lesson_store), and only then")
+        self.lessons = lessons
+        self.lesson_store = lesson_store
         self.generator = generator
         self.instructions = instructions
         self.mode: RepairMode = mode
@@ -155,12 +169,30 @@ class CounterfactualLearner:
                 and is_form_repair(report.record)
             )
         self.stats.world_model_calls += report.world_model_calls
+        if self.lessons is not None and report.admitted and not report.already_stored:
+            self._write_lesson(report, state)
         self.stats.generator_usage = self.stats.generator_usage + _minus(self.generator.usage_total, before)
         self.stats.generator_calls += self.generator.calls - calls_before
         self.stats.seconds += time.perf_counter() - started
         self.stats.reports.append(report)
         if self.on_learned is not None:
             self.on_learned(proposal, report)
+
+
+    def _write_lesson(self, report: AdmissionReport, state: State) -> None:
+        """A content record's lesson, written and checked now, kept on the record as a new version."""
+        assert self.lessons is not None and self.lesson_store is not None
+        record = report.record
+        if record is None or is_form_repair(record) or record.id not in self.lesson_store:
+            return
+        usage_before, calls_before, checks_before = self.lessons.usage_total, self.lessons.calls, self.lessons.world_model_calls
+        lesson = self.lessons.lesson_for(record, self.world_model, state)
+        self.lesson_store.revise(record.id, lesson=lesson)
+        self.stats.lessons_written += 1
+        self.stats.lessons_verified += int(lesson.verified)
+        self.stats.lesson_usage = self.stats.lesson_usage + _minus(self.lessons.usage_total, usage_before)
+        self.stats.lesson_calls += self.lessons.calls - calls_before
+        self.stats.world_model_calls += self.lessons.world_model_calls - checks_before
 
 
 def _minus(after: Usage, before: Usage) -> Usage:

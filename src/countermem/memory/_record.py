@@ -102,6 +102,21 @@ def _parse(text: str) -> Condition:
         raise ValueError(str(error)) from error
 
 
+class Lesson(_Frozen):
+    """A record's lesson, who wrote and checked it, and whether it passed both tests."""
+
+    text: str
+    verified: bool
+    reason: str = ""
+    """Why it was not admitted (names the source task, or no action written from it gained)."""
+    writer: str = ""
+    verifier: str = ""
+    check: CheckResult | None = None
+    """The best check of an action written from the lesson alone (None when it was never checked)."""
+    leaked: list[str] = Field(default_factory=list)
+    """Source-task names found in the last written lesson."""
+
+
 class RecordSource(_Frozen):
     task_id: str
     benchmark: str
@@ -163,6 +178,9 @@ class Record(_Frozen):
     version: int = Field(default=1, ge=1)
     counters: ReuseCounters = Field(default_factory=ReuseCounters)
     embedding: list[float] | None = None
+    lesson: Lesson | None = None
+    """What the correction teaches without the source task's names, and whether that was verified
+    (`countermem.memory._lesson`); None when construction wrote no lesson."""
 
     @model_validator(mode="before")
     @classmethod

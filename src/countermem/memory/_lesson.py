@@ -1,0 +1,298 @@
+"""Verified lessons: what a record teaches, stated without its source task's names, and checked.
+
+Why (issue 24, README): shown a record as another task's code (its Mistake and Correction
+blocks), the 0.5B and the 1.5B copy that code into the task at hand: the source task's tables,
+its question, even its mistake. Replayed once with the 1.5B, the same advice stated as a lesson
+with no names from the source task made it fix its own query. So after a content record is
+admitted, the generator's model writes the correction as a lesson, and the lesson is admitted
+only when
+
+1. it names nothing of the source task: no identifier or quoted value of the failed or the
+   corrected action that is not a keyword of the action language (`source_names`), and
+2. it teaches the edit: a model given the source task, its own failed action with the check
+   result, and the lesson alone (never the corrected action) writes an action that passes, or
+   gains more than the admission threshold, when checked from the source task's reset state.
+
+The paper verifies the edit; nothing there verifies that what a later agent is shown teaches
+it. A lesson that fails either test is kept on the record with the reason (for the analysis),
+and lesson rendering (`AdvisorOptions.rendering = "lesson"`) offers only records whose lesson
+passed (`has_verified_lesson`) or form repairs, which teach their form applied to the agent's
+own answer already.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from countermem.core import Action, CheckResult, Usage
+from countermem.domains import State, WorldModel
+from countermem.llm import LLM, GenerationParams, Message
+from countermem.memory._generator import RepairMode, clip, parse_single
+from countermem.memory._record import Lesson, Record
+
+LESSON_CHAR_LIMIT = 400
+"""A lesson is one or two sentences; a longer one is cut here before it is checked."""
+
+_KEYWORDS: dict[str, frozenset[str]] = {
+    "sql": frozenset(
+        ["select", "from", "where", "group", "by", "order", "having", "limit", "offset", "join", "inner", "left", "right", "outer", "full", "cross", "on", "as", "and", "or", "not", "in", "is", "null", "like", "between", "distinct", "count", "sum", "avg", "min", "max", "case", "when", "then", "else", "end", "asc", "desc", "union", "all", "intersect", "except", "exists", "with", "insert", "update", "delete", "into", "values", "set", "create", "table", "cast", "round", "coalesce", "ifnull", "lower", "upper", "length", "substr", "date", "strftime", "julianday", "abs", "total", "iif", "nullif", "instr", "replace", "trim"]
+    ),
+    "python": frozenset(
+        ["def", "return", "if", "elif", "else", "for", "while", "in", "not", "and", "or", "is", "none", "true", "false", "import", "from", "as", "class", "try", "except", "finally", "raise", "with", "lambda", "yield", "pass", "break", "continue", "global", "nonlocal", "assert", "del", "len", "range", "list", "dict", "set", "tuple", "str", "int", "float", "bool", "sorted", "reversed", "enumerate", "zip", "map", "filter", "sum", "min", "max", "abs", "any", "all", "print", "isinstance", "append", "extend", "pop", "insert", "sort", "split", "join", "strip", "lower", "upper", "replace", "startswith", "endswith", "keys", "values", "items", "get", "self"]
+    ),
+    "coq": frozenset(
+        ["theorem", "lemma", "proof", "qed", "intros", "intro", "induction", "destruct", "simpl", "reflexivity", "rewrite", "apply", "exact", "auto", "lia", "omega", "assumption", "split", "left", "right", "exists", "unfold", "symmetry", "trivial", "discriminate", "inversion", "injection", "subst", "case", "eauto", "easy", "now", "congruence", "ring", "nat", "bool", "list", "prop", "forall", "fun", "match", "with", "end", "let", "in", "if", "then", "else", "type", "set"]
+    ),
+    "smt2": frozenset(
+        ["declare", "const", "fun", "define", "assert", "check", "sat", "get", "model", "set", "logic", "option", "info", "int", "real", "bool", "and", "or", "not", "ite", "distinct", "true", "false", "let", "forall", "exists", "push", "pop", "exit"]
+    ),
+}
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_QUOTED = re.compile(r"'([^'\n]{2,})'|\"([^\"\n]{2,})\"")
+_LESSON_LINE = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*)?lesson(?:\*\*)?\s*[:：]\s*(.+)$", re.IGNORECASE | re.MULTILINE)
+
+
+class LessonSettings(BaseModel):
+    """Whether construction writes lessons for admitted records, and how hard it tries."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = False
+    writes: int = Field(default=2, ge=1, le=4)
+    """Calls to write the lesson; the second one names what the first leaked from the task."""
+    attempts: int = Field(default=2, ge=1, le=4)
+    """Actions drawn from the lesson to verify it (greedy, then sampled); the first that gains counts."""
+    max_tokens: int = Field(default=160, ge=32)
+    verify_with: str = "agent"
+    """Which model applies the lesson in its check: `agent` (the model that will read it) or `generator`."""
+
+
+def has_verified_lesson(record: Record) -> bool:
+    return record.lesson is not None and record.lesson.verified
+
+
+def source_names(actions: Iterable[str], action_language: str) -> set[str]:
+    """Identifiers and quoted values of the source task's actions a lesson must not repeat (lower case)."""
+    keywords = _KEYWORDS.get(action_language.lower(), frozenset())
+    names: set[str] = set()
+    for text in actions:
+        for match in _QUOTED.finditer(text):
+            value = (match.group(1) or match.group(2) or "").strip().lower()
+            if len(value) >= 2:
+                names.add(value)
+        for word in _IDENTIFIER.findall(text):
+            lowered = word.lower()
+            if len(lowered) >= 3 and lowered not in keywords:
+                names.add(lowered)
+    return names
+
+
+def leaked_names(lesson: str, names: set[str]) -> list[str]:
+    """The source names that occur in `lesson` as whole words (values as substrings), sorted."""
+    lowered = lesson.lower()
+    words = {w.lower() for w in _IDENTIFIER.findall(lesson)}
+    return sorted(n for n in names if n in words or (not _IDENTIFIER.fullmatch(n) and n in lowered))
+
+
+WRITE_SYSTEM = """\
+You turn a verified correction into a short lesson for OTHER tasks. Another agent will read only \
+your lesson while it works on a DIFFERENT task, with different tables, columns, functions, \
+variables and values. Write one or two sentences in general terms: what kind of mistake the \
+failed action made and how to fix that kind of mistake. Never name any table, column, function, \
+variable, file or value of this task; say "the column you group by", "the item the question asks \
+for", "the function's argument" instead. Answer with one line: `Lesson: <text>`."""
+
+WRITE_USER = """\
+## Task
+{situation}
+
+## Failed action
+```{lang}
+{failed}
+```
+
+## Check result of the failed action
+{details}
+
+## Corrected action (it passed)
+```{lang}
+{improved}
+```
+
+Write the lesson."""
+
+RETRY_NOTE = (
+    "Your lesson named {names} from this task. The other agent's task has none of them. Write the "
+    "lesson again in general terms, without those names. Answer with one line: `Lesson: <text>`."
+)
+
+APPLY_SYSTEM = """\
+You are an agent working under these instructions:
+
+<agent-instructions>
+{instructions}
+</agent-instructions>
+
+Your last action failed its check. You are given a lesson learned from a verified correction on \
+another task. Apply the lesson to YOUR action for THIS task, keeping your own names. Answer with \
+the complete corrected action in one ```{lang} code block."""
+
+APPLY_USER = """\
+## Task
+{situation}
+
+## Your failed action
+```{lang}
+{failed}
+```
+
+## Check result
+{details}
+
+## Lesson
+{lesson}
+
+Write the corrected action."""
+
+
+def parse_lesson(text: str) -> str:
+    """The lesson line of an answer (the first non-empty line when it has no label), cut to the limit."""
+    match = _LESSON_LINE.search(text)
+    lesson = match.group(1) if match else next((line for line in text.splitlines() if line.strip()), "")
+    lesson = " ".join(lesson.replace("`", "").split()).strip("* ")
+    return lesson if len(lesson) <= LESSON_CHAR_LIMIT else lesson[: LESSON_CHAR_LIMIT - 3] + "..."
+
+
+class LessonWriter:
+    """Writes and verifies the lesson of an admitted record; counts the tokens and checks it spent."""
+
+    def __init__(
+        self,
+        writer: LLM,
+        verifier: LLM,
+        settings: LessonSettings,
+        *,
+        action_language: str,
+        instructions: str = "",
+        mode: RepairMode = "edit",
+        min_gain: float = 0.05,
+        seed: int = 0,
+    ) -> None:
+        self.writer = writer
+        self.verifier = verifier
+        self.settings = settings
+        self.action_language = action_language
+        self.instructions = instructions
+        self.mode = mode
+        self.min_gain = min_gain
+        self.seed = seed
+        self.usage_total = Usage()
+        self.calls = 0
+        self.world_model_calls = 0
+        self.written = 0
+        self.verified = 0
+
+    def _call(self, llm: LLM, messages: list[Message], params: GenerationParams) -> str:
+        completion = llm.complete(messages, params)
+        self.calls += 1
+        self.usage_total = self.usage_total + completion.usage
+        return completion.text
+
+    def lesson_for(self, record: Record, world_model: WorldModel, state: State) -> Lesson:
+        """Write the record's lesson, then check it from `state` (the source task's reset state)."""
+        lang = self.action_language
+        situation, _ = clip(record.situation, 3000)
+        failed, _ = clip(record.original_action.content, 2000)
+        improved, _ = clip(record.improved_action.content, 2000)
+        details, _ = clip(record.original_check.details or "(no details)", 600)
+        messages = [
+            Message(role="system", content=WRITE_SYSTEM),
+            Message(
+                role="user",
+                content=WRITE_USER.format(
+                    situation=situation, lang=lang, failed=failed, details=details, improved=improved
+                ),
+            ),
+        ]
+        names = source_names([record.original_action.content, record.improved_action.content], lang)
+        lesson, leaked = "", []
+        for write in range(self.settings.writes):
+            answer = self._call(
+                self.writer, messages, GenerationParams(temperature=0.0, max_tokens=self.settings.max_tokens, seed=self.seed)
+            )
+            lesson = parse_lesson(answer)
+            leaked = leaked_names(lesson, names)
+            if lesson and not leaked:
+                break
+            if write + 1 < self.settings.writes:
+                note = RETRY_NOTE.format(names=", ".join(leaked) or "nothing (the answer was empty)")
+                messages = [*messages, Message(role="assistant", content=answer), Message(role="user", content=note)]
+        self.written += 1
+        common = {"text": lesson, "writer": self.writer.name, "verifier": self.verifier.name, "leaked": leaked}
+        if not lesson:
+            return Lesson(verified=False, reason="the writer gave no lesson", **common)
+        if leaked:
+            return Lesson(verified=False, reason=f"names the source task: {', '.join(leaked)}", **common)
+        best = self._verify(record, lesson, situation, failed, details, world_model, state)
+        gain = None if best is None else best.utility - record.original_check.utility
+        if best is not None and gain is not None and gain > self.min_gain:
+            self.verified += 1
+            return Lesson(verified=True, check=best, **common)
+        reason = (
+            "no action could be read from the lesson's answers" if best is None
+            else f"the action written from the lesson gained {gain:.3f}, not more than {self.min_gain}"
+        )
+        return Lesson(verified=False, reason=reason, check=best, **common)
+
+    def _verify(
+        self,
+        record: Record,
+        lesson: str,
+        situation: str,
+        failed: str,
+        details: str,
+        world_model: WorldModel,
+        state: State,
+    ) -> CheckResult | None:
+        lang = self.action_language
+        instructions = self.instructions.strip() or f"Write the action as {lang or 'text'}."
+        messages = [
+            Message(role="system", content=APPLY_SYSTEM.format(instructions=instructions, lang=lang)),
+            Message(
+                role="user",
+                content=APPLY_USER.format(situation=situation, lang=lang, failed=failed, details=details, lesson=lesson),
+            ),
+        ]
+        best: CheckResult | None = None
+        resume_at = world_model.snapshot()
+        try:
+            best = self._draw_and_check(record, messages, world_model, state)
+        finally:
+            world_model.restore(resume_at)
+        return best
+
+    def _draw_and_check(
+        self, record: Record, messages: list[Message], world_model: WorldModel, state: State
+    ) -> CheckResult | None:
+        lang = self.action_language
+        best: CheckResult | None = None
+        for attempt in range(self.settings.attempts):
+            params = GenerationParams(
+                temperature=0.0 if attempt == 0 else 0.8, max_tokens=384 if lang == "sql" else 1024,
+                seed=self.seed + attempt,
+            )
+            answer = self._call(self.verifier, messages, params)
+            alternative, _ = parse_single(answer, action_language=lang, mode=self.mode)
+            if alternative is None:
+                continue
+            world_model.restore(state)
+            result = world_model.check(Action(content=alternative.action.content))
+            self.world_model_calls += 1
+            if best is None or result.utility > best.utility:
+                best = result
+            if result.utility - record.original_check.utility > self.min_gain:
+                break
+        return best

@@ -1,0 +1,204 @@
+"""Verified lessons: written without the source task's names, admitted only when an action written
+from the lesson alone passes from the source task's reset state, shown instead of the source
+task's code, and a record offered at most once per task when asked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from countermem.core import Action, CheckResult, Cost, Decision, Facts, Task, Usage
+from countermem.domains import State
+from countermem.llm import Completion, GenerationParams, Message
+from countermem.memory import (
+    Admitter,
+    AdvisorOptions,
+    CounterfactualLearner,
+    CounterfactualMemory,
+    Generator,
+    GeneratorSettings,
+    Lesson,
+    LessonSettings,
+    LessonWriter,
+    Record,
+    RecordSource,
+    Retriever,
+    SQLiteStore,
+    has_verified_lesson,
+    leaked_names,
+    make_embedder,
+    parse_lesson,
+    source_names,
+)
+from countermem.memory._advisor import render_record
+from countermem.selector import TopOne
+
+TASK = Task(id="t0", benchmark="toy", domain="sql", prompt="Which city has the most customers?", environment="shop")
+FAILED = "SELECT city, COUNT(*) FROM customers GROUP BY city ORDER BY COUNT(*) DESC LIMIT 1"
+FIXED = "SELECT city FROM customers GROUP BY city ORDER BY COUNT(*) DESC LIMIT 1"
+WRONG = CheckResult(utility=0.0, passed=False, completed=True, status="wrong", details="extra column in the result")
+PASSED = CheckResult(utility=1.0, passed=True, completed=True, status="passed")
+GOOD_LESSON = "Lesson: When the question asks which item has the most of something, return only that item; rank with ORDER BY COUNT(...) instead of selecting the count."
+
+
+class Replies:
+    """Answers in order and keeps every prompt it saw."""
+
+    backend = "scripted"
+
+    def __init__(self, replies: list[str], name: str = "scripted:replies") -> None:
+        self.replies = list(replies)
+        self.name = name
+        self.prompts: list[list[Message]] = []
+
+    def complete(self, messages: list[Message], params: GenerationParams | None = None) -> Completion:
+        self.prompts.append(list(messages))
+        return Completion(text=self.replies.pop(0), usage=Usage(prompt_tokens=10, completion_tokens=5),
+                          model="r", backend="scripted")
+
+
+class OneQueryWorld:
+    """Passes exactly FIXED; counts checks and restores."""
+
+    def __init__(self) -> None:
+        self.checks: list[str] = []
+        self.restored = 0
+
+    def reset(self, task: Task) -> State:
+        return State(task_id=task.id, payload=0)
+
+    def snapshot(self) -> State:
+        return State(task_id="t0", payload=0)
+
+    def restore(self, state: State) -> None:
+        self.restored += 1
+
+    def check(self, action: Action) -> CheckResult:
+        self.checks.append(action.content)
+        ok = " ".join(action.content.split()) == FIXED
+        return (PASSED if ok else WRONG).model_copy(update={"cost": Cost(calls=1)})
+
+
+def record(lesson: Lesson | None = None) -> Record:
+    return Record(
+        domain="sql", benchmark="toy", situation=TASK.prompt, original_action=Action(content=FAILED),
+        improved_action=Action(content=FIXED), original_check=WRONG, improved_check=PASSED,
+        rationale="return only the city, not the count", source=RecordSource(task_id="t0", benchmark="toy"),
+        lesson=lesson,
+    )
+
+
+def writer(replies: list[str], verifier_replies: list[str], **settings: int) -> tuple[LessonWriter, Replies, Replies]:
+    write, verify = Replies(replies, "scripted:writer"), Replies(verifier_replies, "scripted:agent")
+    lessons = LessonWriter(write, verify, LessonSettings(enabled=True, **settings), action_language="sql",  # type: ignore[arg-type]
+                           instructions="Answer with Action: submit and one sql block.")
+    return lessons, write, verify
+
+
+def test_source_names_are_the_actions_identifiers_and_values_not_keywords() -> None:
+    names = source_names([FAILED, "SELECT name FROM orders WHERE status = 'shipped'"], "sql")
+    assert {"city", "customers", "orders", "shipped", "name", "status"} <= names
+    assert not {"select", "count", "order", "group", "limit", "desc", "from"} & names
+    assert leaked_names("Return only the city, not its count.", names) == ["city"]
+    assert leaked_names("Rank with ORDER BY COUNT(*) and return only the item.", names) == []
+    assert leaked_names("Filter on the 'shipped' status value.", names) == ["shipped", "status"]
+
+
+def test_parse_lesson_reads_the_labelled_line() -> None:
+    assert parse_lesson("Sure.\n**Lesson:** Keep `x` out.\nMore") == "Keep x out."
+    assert parse_lesson("  Return only the item.\n") == "Return only the item."
+    assert parse_lesson("") == ""
+    assert len(parse_lesson("Lesson: " + "a" * 900)) == 400
+
+
+def test_a_lesson_is_verified_when_an_action_written_from_it_alone_passes() -> None:
+    lessons, _write, verify = writer([GOOD_LESSON], [f"```sql\n{FIXED}\n```"])
+    world = OneQueryWorld()
+    lesson = lessons.lesson_for(record(), world, State(task_id="t0", payload=0))
+    assert lesson.verified and lesson.check is not None and lesson.check.passed
+    assert lesson.writer == "scripted:writer" and lesson.verifier == "scripted:agent"
+    assert world.checks == [FIXED]
+    shown = "\n".join(m.content for m in verify.prompts[0])
+    assert FIXED not in shown, "the verifier never sees the corrected action"
+    assert FAILED in shown and "return only that item" in shown
+    assert lessons.calls == 2 and lessons.usage_total.total == 30 and lessons.verified == 1
+
+
+def test_a_lesson_that_does_not_teach_the_edit_is_kept_but_not_verified() -> None:
+    lessons, _, _ = writer([GOOD_LESSON], [f"```sql\n{FAILED}\n```", "no code at all"], attempts=2)
+    world = OneQueryWorld()
+    lesson = lessons.lesson_for(record(), world, State(task_id="t0", payload=0))
+    assert not lesson.verified and "gained 0.000" in lesson.reason
+    assert world.checks == [FAILED], "the second draw had no action to check"
+
+
+def test_a_lesson_naming_the_source_task_is_rewritten_then_refused() -> None:
+    leaky = "Lesson: Return only the city from customers, not the count."
+    lessons, write, verify = writer([leaky, GOOD_LESSON], [f"```sql\n{FIXED}\n```"])
+    lesson = lessons.lesson_for(record(), OneQueryWorld(), State(task_id="t0", payload=0))
+    assert lesson.verified and lesson.text.startswith("When the question")
+    assert "city, customers" in write.prompts[1][-1].content, "the retry names what leaked"
+
+    lessons, _, verify = writer([leaky, leaky], [])
+    world = OneQueryWorld()
+    lesson = lessons.lesson_for(record(), world, State(task_id="t0", payload=0))
+    assert not lesson.verified and lesson.leaked == ["city", "customers"]
+    assert lesson.reason == "names the source task: city, customers"
+    assert world.checks == [] and verify.prompts == [], "a leaking lesson is never checked"
+
+
+def test_construction_writes_the_lesson_onto_the_admitted_record(tmp_path: Path) -> None:
+    generator_llm = Replies([f"Fix: drop the count\n```sql\n{FIXED}\n```", GOOD_LESSON])
+    agent = Replies([f"```sql\n{FIXED}\n```"])
+    with SQLiteStore(tmp_path / "s.sqlite") as store:
+        lessons = LessonWriter(generator_llm, agent, LessonSettings(enabled=True), action_language="sql")  # type: ignore[arg-type]
+        learner = CounterfactualLearner(
+            Generator(generator_llm, settings=GeneratorSettings(samples=0)),  # type: ignore[arg-type]
+            Admitter(store), OneQueryWorld, action_language="sql", lessons=lessons, lesson_store=store,
+        )
+        decision = Decision(task=TASK, step=1, situation=TASK.prompt, facts=Facts(),
+                            last_action=Action(content=FAILED), last_result=WRONG)
+        learner.advise(decision)
+        (stored,) = store.all()
+        assert has_verified_lesson(stored) and stored.version == 2
+        history = store.history(stored.id)
+        assert [r.version for r in history] == [1, 2] and history[0].lesson is None, "the first version is kept"
+    assert learner.stats.lessons_written == 1 and learner.stats.lessons_verified == 1
+    assert learner.stats.lesson_calls == 2 and learner.stats.lesson_usage.total == 30
+
+
+def test_lesson_rendering_shows_no_source_code_and_offers_only_verified_lessons(tmp_path: Path) -> None:
+    verified = record(Lesson(text=GOOD_LESSON.removeprefix("Lesson: "), verified=True))
+    text = render_record(verified, "sql", rendering="lesson")
+    assert "verified lesson" in text and "return only that item" in text
+    assert FIXED not in text and FAILED not in text and "customers" not in text
+    assert FIXED in render_record(verified, "sql"), "correction rendering is unchanged"
+
+    unverified = record(Lesson(text="x", verified=False, reason="r"))
+    decision = Decision(task=TASK.model_copy(update={"id": "t1"}), step=2, situation="Which shop sells most?",
+                        facts=Facts(), last_action=Action(content="SELECT 1"), last_result=WRONG)
+    for stored, offered in ((verified, True), (unverified, False)):
+        with SQLiteStore(tmp_path / f"{offered}.sqlite") as store:
+            store.add(stored)
+            memory = CounterfactualMemory(Retriever(store, make_embedder("lexical")), TopOne(),
+                                          action_language="sql", options=AdvisorOptions(rendering="lesson"))
+            advice = memory.advise(decision)
+            assert (advice is not None and advice.record_id == stored.id) is offered
+            assert memory.stats.covered == 1, "coverage is the retriever's: the condition held"
+
+
+def test_a_record_is_offered_once_per_task_when_repeat_offers_is_off(tmp_path: Path) -> None:
+    with SQLiteStore(tmp_path / "s.sqlite") as store:
+        store.add(record())
+        decision = Decision(task=TASK.model_copy(update={"id": "t1"}), step=2, situation="Which shop sells most?",
+                            facts=Facts(), last_action=Action(content="SELECT 1"), last_result=WRONG)
+        for repeat, expected in ((True, [True, True]), (False, [True, False])):
+            memory = CounterfactualMemory(Retriever(store, make_embedder("lexical")), TopOne(), action_language="sql",
+                                          options=AdvisorOptions(repeat_offers=repeat, write_counters=False))
+            got = []
+            for _ in range(2):
+                advice = memory.advise(decision)
+                got.append(advice is not None and advice.record_id is not None)
+            assert got == expected
+        other = decision.model_copy(update={"task": TASK.model_copy(update={"id": "t2"})})
+        advice = memory.advise(other)
+        assert advice is not None and advice.record_id is not None, "another task gets it again"
