@@ -202,3 +202,14 @@ def test_a_record_is_offered_once_per_task_when_repeat_offers_is_off(tmp_path: P
         other = decision.model_copy(update={"task": TASK.model_copy(update={"id": "t2"})})
         advice = memory.advise(other)
         assert advice is not None and advice.record_id is not None, "another task gets it again"
+
+
+def test_a_worked_answer_names_its_numbers_and_people() -> None:
+    answer = "Janet has 16 eggs and eats 3, so she sells 16 - 3 = 13 eggs at $2.50 each: 32.5 dollars. Answer: 32.5"
+    names = source_names([answer], "text")
+    assert {"16", "13", "2.50", "32.5"} <= names and "3" not in names
+    assert "janet" not in names, "a capital at the start of a sentence is not known to be a name"
+    assert "eggs" not in names and "sells" not in names
+    assert source_names(["so Janet sold them"], "text") == {"janet"}
+    assert leaked_names("Subtract what is eaten before multiplying by the price.", names) == []
+    assert leaked_names("She had 16 eggs; 160 is no match.", names) == ["16"]

@@ -52,6 +52,8 @@ _KEYWORDS: dict[str, frozenset[str]] = {
 }
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _QUOTED = re.compile(r"'([^'\n]{2,})'|\"([^\"\n]{2,})\"")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_MID_SENTENCE_CAPITAL = re.compile(r"(?<=[a-z,;:] )([A-Z][a-z]{2,})")
 _LESSON_LINE = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*)?lesson(?:\*\*)?\s*[:：]\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 
 
@@ -75,7 +77,13 @@ def has_verified_lesson(record: Record) -> bool:
 
 
 def source_names(actions: Iterable[str], action_language: str) -> set[str]:
-    """Identifiers and quoted values of the source task's actions a lesson must not repeat (lower case)."""
+    """Identifiers and quoted values of the source task's actions a lesson must not repeat (lower case).
+
+    A `text` action (a worked math answer) is prose, so there the names are its numbers of two or
+    more characters and the capitalised words inside a sentence (people, places): a lesson may say
+    "subtract before you multiply", not "Janet's 16 eggs"."""
+    if action_language.lower() == "text":
+        return _prose_names(actions)
     keywords = _KEYWORDS.get(action_language.lower(), frozenset())
     names: set[str] = set()
     for text in actions:
@@ -90,11 +98,26 @@ def source_names(actions: Iterable[str], action_language: str) -> set[str]:
     return names
 
 
+def _prose_names(texts: Iterable[str]) -> set[str]:
+    names: set[str] = set()
+    for text in texts:
+        names.update(number for number in _NUMBER.findall(text) if len(number) >= 2)
+        for match in _MID_SENTENCE_CAPITAL.finditer(text):
+            names.add(match.group(1).lower())
+    return names
+
+
 def leaked_names(lesson: str, names: set[str]) -> list[str]:
-    """The source names that occur in `lesson` as whole words (values as substrings), sorted."""
+    """The source names that occur in `lesson` as whole words or values, sorted."""
     lowered = lesson.lower()
     words = {w.lower() for w in _IDENTIFIER.findall(lesson)}
-    return sorted(n for n in names if n in words or (not _IDENTIFIER.fullmatch(n) and n in lowered))
+
+    def occurs(name: str) -> bool:
+        if _IDENTIFIER.fullmatch(name):
+            return name in words
+        return re.search(rf"(?<![A-Za-z0-9_.]){re.escape(name)}(?![A-Za-z0-9_])", lowered) is not None
+
+    return sorted(n for n in names if occurs(n))
 
 
 WRITE_SYSTEM = """\
