@@ -4,7 +4,7 @@
 - task-run tokens: reasoning (the agent's own prompt+completion tokens, minus the
   augmentation share) + retrieval + augmentation. The model-reported usage (prompt,
   completion, and the model's hidden reasoning tokens) is kept beside it, unmixed.
-- evaluator calls and failed attempts per solved task: totals over all tasks divided by the
+- task-run tokens, evaluator calls and failed attempts per solved task: totals over all tasks divided by the
   number solved; None when nothing was solved (never a made-up number).
 """
 
@@ -51,6 +51,9 @@ class RunMetrics(BaseModel):
     usage: Usage
     task_run_tokens: TokenSplit
     task_run_tokens_per_task: float
+    task_run_tokens_per_solved: float | None = None
+    """All task-run tokens over the solved tasks: what a solved task cost, failures included (None
+    when nothing was solved, or for metrics saved before this measure existed)."""
     evaluator_calls: int
     evaluator_calls_per_solved: float | None
     failed_attempts: int
@@ -101,6 +104,7 @@ def compute_metrics(
         usage=usage,
         task_run_tokens=split,
         task_run_tokens_per_task=split.total / n if n else 0.0,
+        task_run_tokens_per_solved=_per_solved(split.total, solved),
         evaluator_calls=calls,
         evaluator_calls_per_solved=_per_solved(calls, solved),
         failed_attempts=failed,
@@ -120,5 +124,5 @@ def compute_metrics(
     )
 
 
-def format_per_solved(value: float | None) -> str:
-    return "n/a (none solved)" if value is None else f"{value:.2f}"
+def format_per_solved(value: float | None, digits: int = 2) -> str:
+    return "n/a (none solved)" if value is None else f"{value:.{digits}f}"

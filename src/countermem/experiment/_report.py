@@ -22,6 +22,7 @@ def write_run_report(path: Path, metrics: RunMetrics) -> Path:
         f"(reasoning {metrics.task_run_tokens.reasoning}, retrieval {metrics.task_run_tokens.retrieval}, "
         f"augmentation {metrics.task_run_tokens.augmentation}) |",
         f"| task-run tokens per task | {metrics.task_run_tokens_per_task:.0f} |",
+        f"| task-run tokens per solved task | {format_per_solved(metrics.task_run_tokens_per_solved, 0)} |",
         f"| model-reported usage | prompt {metrics.usage.prompt_tokens}, completion "
         f"{metrics.usage.completion_tokens}, reasoning {metrics.usage.reasoning_tokens} |",
         f"| evaluator calls per solved task | {format_per_solved(metrics.evaluator_calls_per_solved)} "

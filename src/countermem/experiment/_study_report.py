@@ -312,12 +312,12 @@ def fmt_rate(numerator: int, denominator: int) -> str:
     return f"{numerator / denominator:.2f} ({numerator}/{denominator})" if denominator else "n/a (none)"
 
 
-def _mean_defined(values: Sequence[float | None], total: int) -> str:
+def _mean_defined(values: Sequence[float | None], total: int, digits: int = 2) -> str:
     defined = [v for v in values if v is not None]
     if not defined:
         return "n/a (none solved)"
     note = "" if len(defined) == total else f" ({len(defined)} of {total} seeds)"
-    return f"{sum(defined) / len(defined):.2f}{note}"
+    return f"{sum(defined) / len(defined):.{digits}f}{note}"
 
 
 def _main_table(study: _Study) -> ReportTable:
@@ -358,7 +358,7 @@ def _domain_table(study: _Study) -> ReportTable:
 def _tokens_table(study: _Study) -> ReportTable:
     table = ReportTable("Task-run tokens (mean over seeds)",
                    ["method", "agent", "benchmark", "reasoning", "retrieval", "augmentation", "total",
-                    "per task", "seeds"])
+                    "per task", "per solved task", "seeds"])
     for method, agent in study.pairs():
         for _, benchmark in study.benchmarks:
             runs = study.runs(method, agent, benchmark)
@@ -368,8 +368,9 @@ def _tokens_table(study: _Study) -> ReportTable:
             means = [sum(getattr(s, part) for s in splits) / len(splits)
                      for part in ("reasoning", "retrieval", "augmentation", "total")]
             per_task = sum(r.metrics.task_run_tokens_per_task for r in runs) / len(runs)
+            per_solved = [r.metrics.task_run_tokens_per_solved for r in runs]
             table.rows.append([method, agent, benchmark, *(f"{m:.0f}" for m in means),
-                               f"{per_task:.0f}", str(len(runs))])
+                               f"{per_task:.0f}", _mean_defined(per_solved, len(runs), digits=0), str(len(runs))])
     table.intro = ("What the task runs cost: the agent's own tokens (reasoning) plus the tokens spent finding "
                    "records (retrieval) and showing them in prompts (augmentation). Lower is cheaper.")
     table.notes.append("Selector-training and construction costs are not task-run tokens; see each stage.json.")
