@@ -27,6 +27,7 @@ from countermem.memory import (
     leaked_names,
     make_embedder,
     parse_lesson,
+    scrub_names,
     source_names,
 )
 from countermem.memory._advisor import render_record
@@ -138,12 +139,23 @@ def test_a_lesson_naming_the_source_task_is_rewritten_then_refused() -> None:
     assert lesson.verified and lesson.text.startswith("When the question")
     assert "city, customers" in write.prompts[1][-1].content, "the retry names what leaked"
 
-    lessons, _, verify = writer([leaky, leaky], [])
+    lessons, _, verify = writer([leaky, leaky], [f"```sql\n{FAILED}\n```", f"```sql\n{FAILED}\n```"])
     world = OneQueryWorld()
     lesson = lessons.lesson_for(record(), world, State(task_id="t0", payload=0))
-    assert not lesson.verified and lesson.leaked == ["city", "customers"]
-    assert lesson.reason == "names the source task: city, customers"
-    assert world.checks == [] and verify.prompts == [], "a leaking lesson is never checked"
+    assert lesson.text == "Return only the <name> from <name>, not the count."
+    assert lesson.scrubbed == ["city", "customers"] and lesson.leaked == []
+    assert "city" not in verify.prompts[0][-1].content.split("## Lesson")[1], "the check sees the scrubbed lesson"
+    assert not lesson.verified and world.checks == [FAILED, FAILED], "scrubbed, checked, and it did not teach"
+
+
+def test_scrub_names_keeps_the_shape_and_drops_the_names() -> None:
+    names = source_names(["SELECT COUNT(*) FROM products WHERE category = 'electronics' AND price > 25"], "sql")
+    text = "Count the rows of products where category = 'electronics' and price is over 25; the productsX table."
+    assert scrub_names(text, names) == (
+        "Count the rows of <name> where <name> = '<value>' and <name> is over 25; the productsX table."
+    )
+    assert leaked_names(scrub_names(text, names), names) == []
+    assert parse_lesson("Lesson: use COUNT.\n```sql\nSELECT 1\n```") == "use COUNT."
 
 
 def test_construction_writes_the_lesson_onto_the_admitted_record(tmp_path: Path) -> None:

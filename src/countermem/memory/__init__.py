@@ -88,6 +88,7 @@ from countermem.memory._lesson import (
     has_verified_lesson,
     leaked_names,
     parse_lesson,
+    scrub_names,
     source_names,
 )
 from countermem.memory._record import (
@@ -316,6 +317,7 @@ __all__ = [
     "render_sampled_prompt",
     "render_strategy_items",
     "sampled_prompt_situation",
+    "scrub_names",
     "source_names",
     "strategy_id",
     "truncate_situation",

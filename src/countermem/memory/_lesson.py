@@ -52,6 +52,7 @@ _KEYWORDS: dict[str, frozenset[str]] = {
 }
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _QUOTED = re.compile(r"'([^'\n]{2,})'|\"([^\"\n]{2,})\"")
+_CODE_BLOCK = re.compile(r"```.*?(```|$)", re.DOTALL)
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _MID_SENTENCE_CAPITAL = re.compile(r"(?<=[a-z,;:] )([A-Z][a-z]{2,})")
 _LESSON_LINE = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*)?lesson(?:\*\*)?\s*[:：]\s*(.+)$", re.IGNORECASE | re.MULTILINE)
@@ -91,7 +92,7 @@ def source_names(actions: Iterable[str], action_language: str) -> set[str]:
             value = (match.group(1) or match.group(2) or "").strip().lower()
             if len(value) >= 2:
                 names.add(value)
-        for word in _IDENTIFIER.findall(text):
+        for word in _IDENTIFIER.findall(_QUOTED.sub(" ", text)):
             lowered = word.lower()
             if len(lowered) >= 3 and lowered not in keywords:
                 names.add(lowered)
@@ -124,9 +125,14 @@ WRITE_SYSTEM = """\
 You turn a verified correction into a short lesson for OTHER tasks. Another agent will read only \
 your lesson while it works on a DIFFERENT task, with different tables, columns, functions, \
 variables and values. Write one or two sentences in general terms: what kind of mistake the \
-failed action made and how to fix that kind of mistake. Never name any table, column, function, \
-variable, file or value of this task; say "the column you group by", "the item the question asks \
-for", "the function's argument" instead. Answer with one line: `Lesson: <text>`."""
+failed action made and how to fix that kind of mistake. Write no code. Never name any table, \
+column, function, variable, file or value of this task; say "the column you group by", "the item \
+the question asks for", "the function's argument" instead. Answer with one line: `Lesson: <text>`.
+
+Examples of good lessons (from other tasks):
+Lesson: When the question asks which item has the most of something, return only that item; rank with ORDER BY COUNT(...) DESC LIMIT 1 instead of selecting the count.
+Lesson: When a status or category is stored as a code, compare with the code the schema documents, not with the word in the question.
+Lesson: When the function must return a value, build it and return it at the end instead of printing it."""
 
 WRITE_USER = """\
 ## Task
@@ -181,8 +187,26 @@ APPLY_USER = """\
 Write the corrected action."""
 
 
+def scrub_names(lesson: str, names: set[str]) -> str:
+    """`lesson` with every source name replaced by a placeholder (`<name>`, `<value>`, `<number>`).
+
+    Small writers repeat the source task's names however they are asked; the placeholders keep
+    the lesson's shape ("count the rows of <name> where <name> = '<value>'") and drop what a
+    reader would copy. Whether the scrubbed lesson still teaches is for the check to say."""
+    out = lesson
+    for name in sorted(names, key=len, reverse=True):
+        out = re.sub(rf"(['\"]){re.escape(name)}\1", r"\1<value>\1", out, flags=re.IGNORECASE)
+        if _IDENTIFIER.fullmatch(name):
+            out = re.sub(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", "<name>", out, flags=re.IGNORECASE)
+        else:
+            placeholder = "<number>" if _NUMBER.fullmatch(name) else "<value>"
+            out = re.sub(rf"(?<![A-Za-z0-9_.]){re.escape(name)}(?![A-Za-z0-9_])", placeholder, out, flags=re.IGNORECASE)
+    return out
+
+
 def parse_lesson(text: str) -> str:
     """The lesson line of an answer (the first non-empty line when it has no label), cut to the limit."""
+    text = _CODE_BLOCK.sub(" ", text)
     match = _LESSON_LINE.search(text)
     lesson = match.group(1) if match else next((line for line in text.splitlines() if line.strip()), "")
     lesson = " ".join(lesson.replace("`", "").split()).strip("* ")
@@ -254,7 +278,14 @@ class LessonWriter:
                 note = RETRY_NOTE.format(names=", ".join(leaked) or "nothing (the answer was empty)")
                 messages = [*messages, Message(role="assistant", content=answer), Message(role="user", content=note)]
         self.written += 1
-        common = {"text": lesson, "writer": self.writer.name, "verifier": self.verifier.name, "leaked": leaked}
+        scrubbed: list[str] = []
+        if lesson and leaked:
+            lesson, scrubbed = scrub_names(lesson, names), leaked
+            leaked = leaked_names(lesson, names)
+        common = {
+            "text": lesson, "writer": self.writer.name, "verifier": self.verifier.name, "leaked": leaked,
+            "scrubbed": scrubbed,
+        }
         if not lesson:
             return Lesson(verified=False, reason="the writer gave no lesson", **common)
         if leaked:

@@ -114,7 +114,9 @@ class Lesson(_Frozen):
     check: CheckResult | None = None
     """The best check of an action written from the lesson alone (None when it was never checked)."""
     leaked: list[str] = Field(default_factory=list)
-    """Source-task names found in the last written lesson."""
+    """Source-task names left in the lesson (a lesson with any is not verified)."""
+    scrubbed: list[str] = Field(default_factory=list)
+    """Source-task names the writer kept using, replaced by placeholders before the check."""
 
 
 class RecordSource(_Frozen):
