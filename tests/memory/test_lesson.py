@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from countermem.core import Action, CheckResult, Cost, Decision, Facts, Task, Usage
+import pytest
+
+from countermem.core import Action, CheckResult, ConfigError, Cost, Decision, Facts, Task, Usage
 from countermem.domains import State
 from countermem.llm import Completion, GenerationParams, Message
 from countermem.memory import (
@@ -225,3 +227,45 @@ def test_a_worked_answer_names_its_numbers_and_people() -> None:
     assert source_names(["so Janet sold them"], "text") == {"janet"}
     assert leaked_names("Subtract what is eaten before multiplying by the price.", names) == []
     assert leaked_names("She had 16 eggs; 160 is no match.", names) == ["16"]
+
+
+def words(text: str) -> int:
+    return len(text.split())
+
+
+def test_compact_rendering_shows_the_correction_alone() -> None:
+    text = render_record(record(), "sql", rendering="compact")
+    assert FIXED in text and FAILED not in text and "keep your own names" in text
+
+
+def test_a_token_cap_falls_back_to_shorter_renderings_then_skips(tmp_path: Path) -> None:
+    lesson = Lesson(text="Return only the item the question asks for.", verified=True)
+    decision = Decision(task=TASK.model_copy(update={"id": "t1"}), step=2, situation="Which shop sells most?",
+                        facts=Facts(), last_action=Action(content="SELECT 1"), last_result=WRONG)
+    full = words(render_record(record(lesson), "sql"))
+    compact = words(render_record(record(), "sql", rendering="compact"))
+    short = words(render_record(record(lesson), "sql", rendering="lesson"))
+    assert short < compact < full
+    cases = [(record(lesson), full, "correction"), (record(lesson), full - 1, "lesson"),
+             (record(), full - 1, "compact"), (record(), compact - 1, None)]
+    for index, (stored, cap, shown) in enumerate(cases):
+        with SQLiteStore(tmp_path / f"{index}.sqlite") as store:
+            store.add(stored)
+            memory = CounterfactualMemory(
+                Retriever(store, make_embedder("lexical")), TopOne(), action_language="sql",
+                options=AdvisorOptions(max_advice_tokens=cap, write_counters=False), token_counter=words,
+            )
+            advice = memory.advise(decision)
+            assert advice is not None
+            if shown is None:
+                assert advice.record_id is None and advice.details["choice"] == "over_budget"
+                assert memory.stats.over_budget == 1 and memory.stats.selected == 0 and memory.stats.skipped == 0
+            else:
+                assert advice.record_id == stored.id and words(advice.text) <= cap
+                assert advice.text == render_record(stored, "sql", rendering=shown)  # type: ignore[arg-type]
+
+
+def test_a_cap_without_a_token_counter_is_refused(tmp_path: Path) -> None:
+    with SQLiteStore(tmp_path / "s.sqlite") as store, pytest.raises(ConfigError, match="token counter"):
+        CounterfactualMemory(Retriever(store, make_embedder("lexical")), TopOne(), action_language="sql",
+                             options=AdvisorOptions(max_advice_tokens=100))

@@ -369,7 +369,7 @@ def test_exit_without_close_loses_no_admitted_record(tmp_path: Path) -> None:
         os._exit(3)
         """,
     )
-    assert child.wait(timeout=30) == 3
+    assert child.wait(timeout=300) == 3
     with SQLiteStore(path, read_only=True) as store:
         assert len(store) == 5
         assert store.get(make(0).id).version == 2

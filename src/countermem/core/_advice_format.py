@@ -97,6 +97,17 @@ Apply the lesson to your own last answer for THIS task: keep your own tables, na
 """A record shown as its verified lesson (`countermem.memory._lesson`): no code of the source task,
 since small models copy that code, its names and even its mistake into the task at hand."""
 
+COMPACT_FORMAT = """\
+Record {record_id} (verified correction, utility {before:.2f} -> {after:.2f})
+Applies when: {condition}
+Correction (from another task; keep your own names):
+{fence}{lang}
+{improved}
+{fence}
+Why: {rationale}"""
+"""A record without its mistake block: the agent's own failed action is already in its context,
+and the source task's mistake is one more block a small model copies (issue 24)."""
+
 MALFORMED_SHOWN_CHARS = 240
 MALFORMED_WHY = "The answer had no `Action:` line, so nothing was checked; write the answer as in the correction."
 
@@ -202,6 +213,23 @@ def render_form_repair_text(
         fence=_fence_for(body),
         lang=_one_line(lang).replace("`", ""),
         action=body,
+    )
+
+
+def render_compact_text(
+    record_id: str, condition: str, improved: str, lang: str, rationale: str, before: float, after: float
+) -> str:
+    """A record's correction alone (`COMPACT_FORMAT`)."""
+    body = improved.strip("\n")
+    return COMPACT_FORMAT.format(
+        record_id=record_id,
+        before=before,
+        after=after,
+        condition=_shown_condition(record_id, condition),
+        fence=_fence_for(body),
+        lang=_one_line(lang).replace("`", ""),
+        improved=body,
+        rationale=_one_line(rationale),
     )
 
 

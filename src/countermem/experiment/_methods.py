@@ -34,7 +34,7 @@ class MethodSpec(BaseModel):
     """Use baselines.retention_capacity instead of memory.capacity (the retention comparison)."""
     strategy_labels: Literal["llm_judge", "checker"] = "llm_judge"
     matts: bool = False
-    rendering: Literal["correction", "lesson"] = "correction"
+    rendering: Literal["correction", "compact", "lesson"] = "correction"
     """How an offered record is shown (`AdvisorOptions.rendering`)."""
     repeat_offers: bool = True
     """False: a record is offered at most once per task (`AdvisorOptions.repeat_offers`)."""
@@ -98,6 +98,12 @@ BUILTIN_METHODS: dict[str, MethodSpec] = {
             repeat_offers=False,
             description="countermem's store, each record shown as its verified lesson (no source-task code), "
             "at most once per task; records with no verified lesson are not offered",
+        ),
+        MethodSpec(
+            name="countermem-compact", kind="countermem", family="verified", rendering="compact",
+            repeat_offers=False,
+            description="countermem's store, each record shown as its correction alone (no mistake block), "
+            "at most once per task",
         ),
         MethodSpec(
             name="countermem-once", kind="countermem", family="verified", repeat_offers=False,

@@ -33,7 +33,7 @@ from countermem.experiment._metrics import RunMetrics
 from countermem.experiment._report import write_run_report
 from countermem.experiment._rundir import RunDir
 from countermem.experiment._runner import ProgressCallback, RunConfig, run_tasks
-from countermem.llm import LLM
+from countermem.llm import LLM, token_counter
 from countermem.memory import (
     AdmissionReport,
     Admitter,
@@ -48,6 +48,7 @@ from countermem.memory import (
     LessonWriter,
     Proposal,
     Record,
+    Rendering,
     Retriever,
     SQLiteStore,
     UnverifiedAdmitter,
@@ -103,8 +104,9 @@ class MemorySettings(BaseModel):
     """The generator's own model when it is not the agent's (recorded, so a resume with another is refused)."""
     lesson: LessonSettings = Field(default_factory=LessonSettings)
     """Construction writes and verifies a lesson for each admitted content record (`_lesson`)."""
-    rendering: Literal["correction", "lesson"] = "correction"
+    rendering: Rendering = "correction"
     repeat_offers: bool = True
+    max_advice_tokens: int | None = None
 
     def flat(self) -> dict[str, str | int | float | bool | None]:
         data = self.model_dump(mode="json", exclude={"reward", "dqn", "generator", "lesson"})
@@ -113,7 +115,7 @@ class MemorySettings(BaseModel):
         data["generator"] = self.generator.model_dump_json()
         if self.lesson != LessonSettings():
             data["lesson"] = self.lesson.model_dump_json()
-        for name, default in (("rendering", "correction"), ("repeat_offers", True)):
+        for name, default in (("rendering", "correction"), ("repeat_offers", True), ("max_advice_tokens", None)):
             if data[name] == default:
                 del data[name]  # a run recorded before these settings existed resumes unchanged
         return data
@@ -430,10 +432,12 @@ def _advised_stage(
             options=AdvisorOptions(
                 show_condition=settings.use_conditions, show_task=settings.show_task, write_counters=False,
                 rendering=settings.rendering, repeat_offers=settings.repeat_offers,
+                max_advice_tokens=settings.max_advice_tokens,
                 train_selector=training and settings.selector == "dqn",
                 header=UNVERIFIED_HEADER if settings.admission == "unverified" else None,
             ),
             reward_weights=settings.reward,
+            token_counter=token_counter(llm) if settings.max_advice_tokens is not None else None,
         )
         advised_config = stage_config(config, stage, settings)
         run_dir.prepare(advised_config, seed=config.seed, resume=resume)  # before its epoch-N/ folders

@@ -98,6 +98,9 @@ class MemoryConfig(_Strict):
     """Offer records of earlier source tasks during construction, so reuse statistics exist."""
     show_task: bool = False
     """Offered records show their source task (`Past task:`); opt-in (see AdvisorOptions)."""
+    max_advice_tokens: int | None = Field(default=None, ge=16)
+    """Most tokens one offered record may add to a prompt; longer renderings fall back to the
+    record's verified lesson, then its correction alone, else it is not shown. None: no cap."""
     after_malformed: bool = False
     """Learn from malformed answers (no `Action:` line) and advise after them; opt-in (harmed on humaneval)."""
     dqn: DQNConfig = Field(default_factory=DQNConfig)

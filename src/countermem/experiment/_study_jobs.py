@@ -168,6 +168,7 @@ def memory_settings(ctx: JobContext, *, store: Path, checkpoint: Path | None) ->
         admission=spec.admission, dqn=memory.dqn, construct_advice=memory.construct_advice,
         generator=memory.generator.settings(), generator_model=memory.generator.model,
         lesson=memory.lesson, rendering=spec.rendering, repeat_offers=spec.repeat_offers,
+        max_advice_tokens=memory.max_advice_tokens,
     )
 
 

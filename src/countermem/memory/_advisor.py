@@ -10,18 +10,21 @@ object's ledger.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from countermem.core import (
     UNIVERSAL_CONDITION_TEXT,
     Action,
     Advice,
+    ConfigError,
     Decision,
     Outcome,
     is_malformed,
+    render_compact_text,
     render_form_repair_text,
     render_lesson_text,
     render_record_text,
@@ -42,6 +45,10 @@ from countermem.selector import (
     reward,
 )
 
+Rendering = Literal["correction", "compact", "lesson"]
+"""correction: the source task's mistake and correction; compact: the correction alone; lesson:
+the verified lesson alone (records without one are not offered)."""
+
 
 class AdvisorOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -59,10 +66,14 @@ class AdvisorOptions(BaseModel):
     header: str | None = None
     """Line above the rendered record; None keeps the agent's verified-corrections header."""
     advise_after_failed_check: bool = True
-    rendering: Literal["correction", "lesson"] = "correction"
+    rendering: Rendering = "correction"
     """lesson: a content record is shown as its verified lesson (`countermem.memory._lesson`) and
     never as the source task's code; records with no verified lesson are not offered (form
     repairs still are, applied to the agent's own answer)."""
+    max_advice_tokens: int | None = Field(default=None, ge=16)
+    """Most tokens one offered record may add to a prompt (counted with the agent's tokenizer);
+    a longer rendering falls back to the record's verified lesson, then to its correction alone,
+    and a record still over the cap is not shown (`AdvisorStats.over_budget`). None: no cap."""
     repeat_offers: bool = True
     """False: a record offered once in a task is not offered again in that task (a record the
     agent followed and still failed with, or ignored, was offered again after each failed
@@ -78,6 +89,8 @@ class AdvisorStats:
     selected: int = 0
     skipped: int = 0
     no_candidates: int = 0
+    over_budget: int = 0
+    """Selected records not shown because every rendering exceeded `max_advice_tokens`."""
     retrieval_tokens: int = 0
     losses: list[float] = field(default_factory=list)
     uses: list[tuple[str, str]] = field(default_factory=list)
@@ -131,7 +144,7 @@ def render_record(
     show_condition: bool = True,
     show_task: bool = False,
     last_action: Action | None = None,
-    rendering: Literal["correction", "lesson"] = "correction",
+    rendering: Rendering = "correction",
 ) -> str:
     """The record's prompt text; a form repair is shown applied to `last_action` when that is a
     malformed answer with a code block (`countermem.memory._form_repair`)."""
@@ -151,6 +164,16 @@ def render_record(
             record_id=record.id,
             condition=condition,
             lesson=record.lesson.text,
+            before=record.original_check.utility,
+            after=record.improved_check.utility,
+        )
+    if rendering == "compact":
+        return render_compact_text(
+            record_id=record.id,
+            condition=condition,
+            improved=record.improved_action.content,
+            lang=action_language,
+            rationale=record.rationale,
             before=record.original_check.utility,
             after=record.improved_check.utility,
         )
@@ -180,7 +203,11 @@ class CounterfactualMemory:
         store: SQLiteStore | None = None,
         options: AdvisorOptions | None = None,
         reward_weights: RewardWeights | None = None,
+        token_counter: Callable[[str], int] | None = None,
     ) -> None:
+        if options is not None and options.max_advice_tokens is not None and token_counter is None:
+            raise ConfigError("max_advice_tokens needs the agent's token counter (token_counter=...)")
+        self.token_counter = token_counter
         self.retriever = retriever
         self.selector = selector
         self.action_language = action_language
@@ -212,27 +239,30 @@ class CounterfactualMemory:
             return None
         observation = observation_for(decision, result)
         choice = self.selector.choose(observation)
-        pending = self._pending.setdefault(decision.task.id, _Pending())
-        pending.observations.append(observation)
-        pending.actions.append(choice)
-        self._count(result, choice)
         common = {
             "candidates": len(result.candidates),
             "eligible": result.n_eligible,
             "retrieval_tokens": result.retrieval_tokens,
         }
+        text = None if choice == SKIP else self._within_budget(result.candidates[choice].record, decision)
+        over_budget = choice != SKIP and text is None
+        if over_budget:
+            self._offered.setdefault(decision.task.id, set()).add(result.candidates[choice].record.id)
+            choice = SKIP  # nothing was shown: for counters and the selector's episode, a skip
+        pending = self._pending.setdefault(decision.task.id, _Pending())
+        pending.observations.append(observation)
+        pending.actions.append(choice)
+        self._count(result, choice)
         if choice == SKIP:
-            self.stats.skipped += 1
-            return Advice(text="", record_id=None, details={"choice": "skip"}, **common)
+            self.stats.skipped += int(not over_budget)
+            self.stats.over_budget += int(over_budget)
+            reason = "over_budget" if over_budget else "skip"
+            return Advice(text="", record_id=None, details={"choice": reason}, **common)
+        assert text is not None
         chosen = result.candidates[choice]
         pending.chosen.append(chosen.record.id)
         self.stats.selected += 1
         self.stats.uses.append((decision.task.id, chosen.record.id))
-        text = render_record(
-            chosen.record, self.action_language, self.options.show_condition, self.options.show_task,
-            last_action=decision.last_action if is_malformed(decision.last_result) else None,
-            rendering=self.options.rendering,
-        )
         self._offered.setdefault(decision.task.id, set()).add(chosen.record.id)
         return Advice(
             text=text,
@@ -241,6 +271,26 @@ class CounterfactualMemory:
             header=self.options.header,
             **common,
         )
+
+    def _within_budget(self, record: Record, decision: Decision) -> str | None:
+        """The record's text in the configured rendering, or a shorter one within the token cap."""
+        last = decision.last_action if is_malformed(decision.last_result) else None
+        options = self.options
+        fallbacks: list[Rendering] = [options.rendering]
+        if options.max_advice_tokens is not None:
+            fallbacks += [r for r in ("lesson", "compact") if r not in fallbacks]
+        for rendering in fallbacks:
+            if rendering == "lesson" and not has_verified_lesson(record) and options.rendering != "lesson":
+                continue
+            text = render_record(record, self.action_language, options.show_condition, options.show_task,
+                                 last_action=last, rendering=rendering)
+            if options.max_advice_tokens is None or self._tokens(text) <= options.max_advice_tokens:
+                return text
+        return None
+
+    def _tokens(self, text: str) -> int:
+        assert self.token_counter is not None
+        return self.token_counter(text)
 
     def _offerable(self, result: RetrievalResult, task_id: str) -> RetrievalResult:
         """Without records this advisor may not show here (no verified lesson, already shown);
