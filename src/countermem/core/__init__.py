@@ -24,6 +24,7 @@ from countermem.core._errors import (
     ParseError,
     SandboxError,
     StoreError,
+    WorldModelError,
 )
 from countermem.core._files import sha256_file
 from countermem.core._hook import Advice, Decision, MemoryHook, Outcome
@@ -36,7 +37,7 @@ from countermem.core._malformed import (
     salvaged_block,
     with_malformed_fact,
 )
-from countermem.core._text import clip_middle
+from countermem.core._text import clip_middle, terminal_safe
 from countermem.core._types import (
     Action,
     CheckResult,
@@ -83,6 +84,7 @@ __all__ = [
     "StoreError",
     "Task",
     "Usage",
+    "WorldModelError",
     "clip_middle",
     "facts_after",
     "is_malformed",
@@ -92,5 +94,6 @@ __all__ = [
     "render_record_text",
     "salvaged_block",
     "sha256_file",
+    "terminal_safe",
     "with_malformed_fact",
 ]
