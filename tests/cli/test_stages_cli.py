@@ -87,3 +87,25 @@ def test_generator_options_are_checked_and_recorded(tmp_path: Path) -> None:
     one = MemorySettings(store=tmp_path / "s.sqlite", generator_model="qwen2.5-coder-1.5b").flat()
     other = MemorySettings(store=tmp_path / "s.sqlite", generator_model="qwen2.5-coder-0.5b").flat()
     assert one != other and one["generator_model"] == "qwen2.5-coder-1.5b"
+
+
+def test_construct_refuses_a_foreign_sqlite_store_and_leaves_it_unchanged(tmp_path: Path) -> None:
+    import sqlite3
+
+    foreign = tmp_path / "app.db"
+    conn = sqlite3.connect(foreign)
+    conn.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
+    conn.commit()
+    conn.close()
+    before = foreign.read_bytes()
+    result = CliRunner().invoke(app, ["construct", *COMMON, "--store", str(foreign), "--limit", "2",
+                                      "--out", str(tmp_path / "c")])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert "StoreError" in said and "not a memory store" in said and "invoices" in said
+    assert foreign.read_bytes() == before
+    conn = sqlite3.connect(foreign)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    assert [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")] == ["invoices"]
+    conn.close()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("app.db")) == ["app.db"]
