@@ -109,3 +109,19 @@ def test_construct_refuses_a_foreign_sqlite_store_and_leaves_it_unchanged(tmp_pa
     assert [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")] == ["invoices"]
     conn.close()
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("app.db")) == ["app.db"]
+
+
+def test_train_refuses_to_write_its_checkpoint_over_the_store_or_another_file(tmp_path: Path) -> None:
+    store = tmp_path / "store.sqlite"
+    with SQLiteStore(store):
+        pass
+    notes = tmp_path / "notes.txt"
+    notes.write_text("keep me")
+    before = store.read_bytes()
+    for target, said in ((store, "the memory store itself"), (notes, "not a selector checkpoint")):
+        result = CliRunner().invoke(app, ["train", *COMMON, "--store", str(store), "--checkpoint", str(target),
+                                          "--embedder", "lexical", "--limit", "2", "--out", str(tmp_path / "t")])
+        assert result.exit_code == 2, result.output
+        assert said in " ".join(result.output.split())
+    assert store.read_bytes() == before and notes.read_text() == "keep me"
+    assert not (tmp_path / "t").exists()
