@@ -527,9 +527,9 @@ class SQLiteStore:
             raise StoreError(f"a store holds Record objects, got {type(record).__name__}")
         if record.id in self._quarantined:
             raise StoreError(
-                f"record {record.id} is stored but quarantined (it does not parse: "
-                f"{self._quarantined[record.id]}); evict nothing by hand, export the readable records "
-                "to a new store instead"
+                f"record {record.id} is already stored, but quarantined (it does not parse: "
+                f"{self._quarantined[record.id]}); it cannot be replaced in this "
+                "store, so add the record to a new one"
             )
         if record.id in self._records:
             raise StoreError(
