@@ -148,3 +148,72 @@ def test_a_store_without_its_records_table_is_one_line(store_path: Path) -> None
     for command in ("list", "stats"):
         line = _one_line_error(runner.invoke(memory_app, [command, str(store_path)]))
         assert "records" in line and str(store_path) in line
+
+
+# --- issue 19: no store destroyed by an export, no terminal driven by a record --------------------
+
+
+def test_export_refuses_an_existing_file_and_never_writes_over_the_store(store_path: Path, tmp_path: Path) -> None:
+    store_bytes = store_path.read_bytes()
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text("keep me\n")
+    line = _one_line_error(runner.invoke(memory_app, ["export", str(store_path), str(notes)]))
+    assert "already exists" in line and "--force" in line
+    assert notes.read_text() == "keep me\n"
+    for args in (["export", str(store_path), str(store_path)], ["export", str(store_path), str(store_path), "--force"]):
+        result = runner.invoke(memory_app, args)
+        assert result.exit_code == 1, result.output
+    assert "over itself" in result.output
+    assert store_path.read_bytes() == store_bytes
+    listed = runner.invoke(memory_app, ["list", str(store_path)])
+    assert listed.exit_code == 0 and "3 of 3 records" in listed.output
+    forced = runner.invoke(memory_app, ["export", str(store_path), str(notes), "--force"])
+    assert forced.exit_code == 0 and "wrote 3 records" in forced.output
+    assert len(notes.read_text().splitlines()) == 3
+
+
+HOSTILE = "clear\x1b[2J title\x1b]0;owned\x07 over\rwrite c1\x9b2J"
+
+
+def test_record_text_cannot_drive_the_terminal(tmp_path: Path) -> None:
+    path = tmp_path / "hostile.db"
+    record = make(
+        7,
+        situation=f"situation {HOSTILE}",
+        rationale=f"rationale {HOSTILE}",
+        original_action=Action(content=f"SELECT 1 -- {HOSTILE}"),
+        improved_action=Action(content=f"SELECT 2 -- {HOSTILE}"),
+        original_check=CheckResult(utility=0.0, passed=False, completed=True, status="error", details=HOSTILE),
+        benchmark=f"spider{HOSTILE}",
+        source=RecordSource(task_id=f"task {HOSTILE}", benchmark=f"spider{HOSTILE}"),
+    )
+    with SQLiteStore(path) as store:
+        store.add(record)
+    for command in (["show", str(path), record.id], ["list", str(path)], ["stats", str(path)]):
+        result = runner.invoke(memory_app, command)
+        assert result.exit_code == 0, result.output
+        assert not any((ord(ch) < 0x20 and ch not in "\n\t") or 0x7F <= ord(ch) <= 0x9F for ch in result.output)
+        assert "\\x1b" in result.output
+    shown = runner.invoke(memory_app, ["show", str(path), record.id]).output
+    assert "\\x1b[2J" in shown and "\\x1b]0;owned\\x07" in shown and "over\\x0dwrite" in shown
+
+
+def test_list_and_stats_report_a_quarantined_record_and_show_the_rest(store_path: Path) -> None:
+    import sqlite3
+
+    victim = make(3).id
+    with sqlite3.connect(store_path) as conn:
+        body = json.loads(conn.execute("SELECT body FROM records WHERE id = ?", (victim,)).fetchone()[0])
+        deep = "(" * 300 + "n_vars > 1" + ")" * 300
+        body["condition"] = {"source": deep, "canonical": deep}
+        conn.execute("UPDATE records SET body = ? WHERE id = ?", (json.dumps(body), victim))
+    listed = runner.invoke(memory_app, ["list", str(store_path)])
+    assert listed.exit_code == 0, listed.output
+    assert "2 of 2 records" in listed.output and make(1, benchmark="bird").id in listed.output
+    assert f"record {victim} cannot be read" in listed.output and "nested too deeply" in listed.output
+    stats = runner.invoke(memory_app, ["stats", str(store_path)])
+    assert stats.exit_code == 0 and victim in stats.output and "quarantined" in stats.output
+    as_json = json.loads(runner.invoke(memory_app, ["stats", str(store_path), "--json"]).stdout)
+    assert list(as_json["quarantined"]) == [victim]
+    shown = runner.invoke(memory_app, ["show", str(store_path), victim])
+    assert shown.exit_code == 1 and "quarantined" in shown.output

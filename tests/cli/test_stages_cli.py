@@ -87,3 +87,41 @@ def test_generator_options_are_checked_and_recorded(tmp_path: Path) -> None:
     one = MemorySettings(store=tmp_path / "s.sqlite", generator_model="qwen2.5-coder-1.5b").flat()
     other = MemorySettings(store=tmp_path / "s.sqlite", generator_model="qwen2.5-coder-0.5b").flat()
     assert one != other and one["generator_model"] == "qwen2.5-coder-1.5b"
+
+
+def test_construct_refuses_a_foreign_sqlite_store_and_leaves_it_unchanged(tmp_path: Path) -> None:
+    import sqlite3
+
+    foreign = tmp_path / "app.db"
+    conn = sqlite3.connect(foreign)
+    conn.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
+    conn.commit()
+    conn.close()
+    before = foreign.read_bytes()
+    result = CliRunner().invoke(app, ["construct", *COMMON, "--store", str(foreign), "--limit", "2",
+                                      "--out", str(tmp_path / "c")])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert "StoreError" in said and "not a memory store" in said and "invoices" in said
+    assert foreign.read_bytes() == before
+    conn = sqlite3.connect(foreign)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    assert [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")] == ["invoices"]
+    conn.close()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("app.db")) == ["app.db"]
+
+
+def test_train_refuses_to_write_its_checkpoint_over_the_store_or_another_file(tmp_path: Path) -> None:
+    store = tmp_path / "store.sqlite"
+    with SQLiteStore(store):
+        pass
+    notes = tmp_path / "notes.txt"
+    notes.write_text("keep me")
+    before = store.read_bytes()
+    for target, said in ((store, "the memory store itself"), (notes, "not a selector checkpoint")):
+        result = CliRunner().invoke(app, ["train", *COMMON, "--store", str(store), "--checkpoint", str(target),
+                                          "--embedder", "lexical", "--limit", "2", "--out", str(tmp_path / "t")])
+        assert result.exit_code == 2, result.output
+        assert said in " ".join(result.output.split())
+    assert store.read_bytes() == before and notes.read_text() == "keep me"
+    assert not (tmp_path / "t").exists()

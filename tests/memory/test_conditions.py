@@ -211,3 +211,19 @@ def test_random_conditions_round_trip_through_text() -> None:
     for _ in range(300):
         condition = _random_condition(rng, 4)
         assert parse_condition(str(condition)) == condition, str(condition)
+
+
+def test_nesting_is_limited_so_no_condition_can_exhaust_the_stack() -> None:
+    from countermem.memory._conditions import MAX_DEPTH
+
+    ok = "(" * MAX_DEPTH + "n_vars > 1" + ")" * MAX_DEPTH
+    assert parse_condition(ok).evaluate(Facts(values={"n_vars": 2}))
+    assert str(parse_condition("not " * MAX_DEPTH + "flag")) == "not " * MAX_DEPTH + "flag"
+    for deep in (
+        "(" * 300 + "n_vars > 1" + ")" * 300,
+        "not " * 300 + "flag",
+        "(" * (MAX_DEPTH + 1) + "n_vars > 1" + ")" * (MAX_DEPTH + 1),
+        "(not " * 20 + "(flag" + ")" * 21,
+    ):
+        with pytest.raises(ConditionError, match="nested too deeply"):
+            parse_condition(deep)

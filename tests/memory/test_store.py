@@ -373,3 +373,132 @@ def test_exit_without_close_loses_no_admitted_record(tmp_path: Path) -> None:
     with SQLiteStore(path, read_only=True) as store:
         assert len(store) == 5
         assert store.get(make(0).id).version == 2
+
+
+# --- no store can be destroyed or poisoned (issue 19, item 5) ---------------------------------
+
+
+def test_export_jsonl_never_writes_over_a_file_or_the_store_itself(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    existing = tmp_path / "notes.txt"
+    existing.write_text("keep me")
+    with SQLiteStore(path) as store:
+        store.add(make(0))
+        with pytest.raises(StoreError, match="already exists"):
+            store.export_jsonl(existing)
+        assert existing.read_text() == "keep me"
+        for own in (path, Path(f"{path}.lock")):
+            with pytest.raises(StoreError, match="over itself"):
+                store.export_jsonl(own, overwrite=True)
+        assert store.export_jsonl(existing, overwrite=True) == 1
+        assert Record.model_validate_json(existing.read_text().splitlines()[0]).id == make(0).id
+    with SQLiteStore(path, read_only=True) as reopened:
+        assert len(reopened) == 1
+    assert sorted(p.name for p in tmp_path.iterdir() if ".partial" in p.name) == []
+
+
+def _poison(path: Path, record_id: str, condition: str) -> None:
+    conn = sqlite3.connect(path)
+    body = json.loads(conn.execute("SELECT body FROM records WHERE id = ?", (record_id,)).fetchone()[0])
+    body["condition"] = {"source": condition, "canonical": condition}
+    conn.execute("UPDATE records SET body = ? WHERE id = ?", (json.dumps(body), record_id))
+    conn.commit()
+    conn.close()
+
+
+def test_a_record_that_no_longer_parses_is_quarantined_and_the_rest_stay_usable(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    records = [make(i) for i in range(4)]
+    with SQLiteStore(path) as store:
+        for record in records:
+            store.add(record)
+    deep = "(" * 300 + "n_vars > 1" + ")" * 300
+    _poison(path, records[1].id, deep)
+    _poison(path, records[2].id, "n_vars >>> 1")
+    for read_only in (True, False):
+        with SQLiteStore(path, read_only=read_only) as store:
+            assert [r.id for r in store.all()] == [records[0].id, records[3].id]
+            assert store.search(domain="sql") == [records[0], records[3]]
+            assert set(store.quarantined) == {records[1].id, records[2].id}
+            assert "nested too deeply" in store.quarantined[records[1].id]
+            assert store.stats().quarantined.keys() == {records[1].id, records[2].id}
+            assert store.stats().count == 2
+            if not read_only:
+                store.add(make(9))
+                with pytest.raises(StoreError, match="quarantined"):
+                    store.add(records[1])
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT COUNT(*) FROM records").fetchone()[0] == 5  # the bad rows are kept as they were
+    conn.close()
+
+
+def _journal_mode(path: Path) -> str:
+    conn = sqlite3.connect(path)
+    mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0])
+    conn.close()
+    return mode
+
+
+def test_a_foreign_sqlite_database_is_refused_and_left_byte_for_byte(tmp_path: Path) -> None:
+    other = tmp_path / "app.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)")
+    conn.execute("INSERT INTO users (name) VALUES ('ada')")
+    conn.commit()
+    conn.close()
+    before = other.read_bytes()
+    assert _journal_mode(other) == "delete"
+    for read_only in (False, True):
+        with pytest.raises(StoreError, match=r"not a memory store.*users.*not changed"):
+            SQLiteStore(other, read_only=read_only)
+    assert other.read_bytes() == before
+    assert _journal_mode(other) == "delete"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.db"]
+
+
+def test_a_refused_open_leaves_no_file_behind(tmp_path: Path) -> None:
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"this is not sqlite" * 100)
+    frozen = tmp_path / "frozen.db"
+    with SQLiteStore(tmp_path / "src.db") as store:
+        store.freeze(frozen)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    with pytest.raises(StoreError, match="folder"):
+        SQLiteStore(folder)
+    with pytest.raises(StoreError):
+        SQLiteStore(junk)
+    with pytest.raises(StoreError, match="frozen"):
+        SQLiteStore(frozen)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert not any(folder.iterdir())
+
+
+def test_a_store_object_can_be_used_from_other_threads(tmp_path: Path) -> None:
+    import threading
+
+    errors: list[BaseException] = []
+    with SQLiteStore(tmp_path / "m.db") as store:
+        first = make(0)
+        store.add(first)
+
+        def work(n: int) -> None:
+            try:
+                store.add(make(100 + n))
+                for _ in range(5):
+                    store.update_counters(first.id, retrieved=1)
+                store.stats()
+            except BaseException as error:  # collected for the assertion below
+                errors.append(error)
+
+        threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)  # hang guard only
+        assert not any(thread.is_alive() for thread in threads)
+        assert errors == []
+        assert len(store) == 9 and store.get(first.id).counters.retrieved == 40
+    with SQLiteStore(tmp_path / "m.db", read_only=True) as reopened:
+        assert reopened.get(first.id).counters.retrieved == 40 and len(reopened) == 9

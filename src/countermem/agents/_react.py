@@ -37,7 +37,7 @@ from countermem.core import (
     facts_after,
     malformed_result,
 )
-from countermem.domains import Benchmark, WorldModel
+from countermem.domains import Benchmark, WorldModel, check_action
 from countermem.llm import LLM, Completion, GenerationParams, Message
 
 EventSink = Callable[[Event], None]
@@ -179,7 +179,7 @@ class ReActAgent:
                 continue
             if parsed.verb == "submit":
                 self.world_model.restore(start_state)
-                graded = self.world_model.check(action)
+                graded = check_action(self.world_model, action)
                 result.final_action, result.final_result = action, graded
                 result.submitted = True
                 result.stop_reason = "submitted"
@@ -191,7 +191,7 @@ class ReActAgent:
                 )
                 return result
             self.world_model.restore(start_state)
-            checked = self.world_model.check(action)
+            checked = check_action(self.world_model, action)
             result.evaluator_calls += 1
             last_checked = action
             if not checked.passed:
@@ -213,7 +213,7 @@ class ReActAgent:
             result.stop_reason = "step_limit"
         if last_checked is not None:
             self.world_model.restore(start_state)
-            graded = self.world_model.check(last_checked)
+            graded = check_action(self.world_model, last_checked)
             result.final_action, result.final_result = last_checked, graded
             result.forced_submit = True
             self._emit(

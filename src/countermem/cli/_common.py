@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from countermem.core import CountermemError
+from countermem.core import CountermemError, terminal_safe
 
 console = Console(stderr=False)
 err_console = Console(stderr=True, soft_wrap=True)
@@ -36,14 +36,16 @@ def friendly_errors(func: Callable[P, R]) -> Callable[P, R]:
             return func(*args, **kwargs)
         except CountermemError as error:
             # escaped: the text may quote a server's answer, and "[/v1]" would be a markup error
-            err_console.print(f"[red]error:[/red] {type(error).__name__}: {escape(str(error))}", highlight=False)
+            # escaped twice: a server's answer or a record may carry terminal escape codes
+            text = escape(terminal_safe(str(error)))
+            err_console.print(f"[red]error:[/red] {type(error).__name__}: {text}", highlight=False)
             raise typer.Exit(code=2) from error
 
     return wrapper
 
 
 def print_warning(message: str) -> None:
-    err_console.print(f"[yellow]warning:[/yellow] {message}", highlight=False)
+    err_console.print(f"[yellow]warning:[/yellow] {terminal_safe(message)}", highlight=False)
 
 
 def resume_command(ctx: typer.Context) -> str:

@@ -1,7 +1,10 @@
 """`countermem memory ...`: read, export and freeze a memory store without writing to it.
 
 Every command opens the store read-only, so it is safe to run while a construct run is writing,
-and works on frozen snapshots as well.
+and works on frozen snapshots as well. Record text is untrusted (model-written), so everything
+printed from a record goes through `terminal_safe`: an escape sequence in a record shows as text
+and cannot clear the screen or retitle the window. A file is never written over without
+`--force`, and a store is never written over by its own export.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from countermem.core import CheckResult, StoreError
+from countermem.core import CheckResult, StoreError, terminal_safe
 from countermem.memory import Record, SQLiteStore
 
 memory_app = typer.Typer(
@@ -36,17 +39,35 @@ def _console() -> Console:
     return Console(highlight=False, soft_wrap=False)
 
 
+def _text(value: object, style: str = "") -> Text:
+    """Untrusted text as a rich Text: control characters escaped, no markup read."""
+    return Text(terminal_safe(str(value)), style=style)
+
+
+def _error(error: Exception) -> None:
+    typer.echo(f"error: {terminal_safe(str(error))}", err=True)
+
+
+def _report_quarantined(store: SQLiteStore) -> None:
+    for record_id, reason in store.quarantined.items():
+        typer.echo(
+            f"warning: record {terminal_safe(record_id)} cannot be read and is set aside (quarantined): "
+            f"{terminal_safe(reason)}",
+            err=True,
+        )
+
+
 @contextmanager
 def _opened(path: Path) -> Iterator[SQLiteStore]:
     try:
         store = SQLiteStore(path, read_only=True)
     except StoreError as error:
-        typer.echo(f"error: {error}", err=True)
+        _error(error)
         raise typer.Exit(1) from error
     try:
         yield store
     except StoreError as error:
-        typer.echo(f"error: {error}", err=True)
+        _error(error)
         raise typer.Exit(1) from error
     finally:
         store.close()
@@ -59,7 +80,7 @@ def _writing(out: Path) -> Iterator[None]:
         yield
     except (OSError, sqlite3.Error) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        typer.echo(f"error: cannot write {out}: {reason}; give a writable file path", err=True)
+        typer.echo(f"error: cannot write {terminal_safe(str(out))}: {reason}; give a writable file path", err=True)
         raise typer.Exit(1) from error
 
 
@@ -74,7 +95,8 @@ def list_records(
     with _opened(store) as opened:
         records = opened.search(domain=domain, benchmark=benchmark, limit=limit)
         total = len(opened)
-    table = Table(title=f"{len(records)} of {total} records in {store}")
+        _report_quarantined(opened)
+    table = Table(title=_text(f"{len(records)} of {total} records in {store}"))
     table.add_column("id", no_wrap=True, min_width=18)
     table.add_column("benchmark", no_wrap=True)
     table.add_column("gain", justify="right")
@@ -84,10 +106,10 @@ def list_records(
     for record in records:
         c = record.counters
         table.add_row(
-            Text(record.id),
-            Text(record.benchmark),
+            _text(record.id),
+            _text(record.benchmark),
             f"{record.utility_gain:+.3f}",
-            Text(record.condition.canonical),
+            _text(record.condition.canonical),
             f"{c.selected}/{c.succeeded}/{c.harmed}",
             str(record.version),
         )
@@ -117,7 +139,7 @@ def _check_table(original: CheckResult, improved: CheckResult) -> Table:
     table.add_column("original")
     table.add_column("improved")
     for name in ("status", "utility", "passed", "completed", "details"):
-        table.add_row(name, Text(str(getattr(original, name))), Text(str(getattr(improved, name))))
+        table.add_row(name, _text(getattr(original, name)), _text(getattr(improved, name)))
     table.add_row("cost", Text(f"{original.cost.seconds:.3f}s"), Text(f"{improved.cost.seconds:.3f}s"))
     return table
 
@@ -129,6 +151,9 @@ def show(
 ) -> None:
     """Everything about one record: situation, both actions as a diff, checks, condition, provenance."""
     with _opened(store) as opened:
+        if record_id in opened.quarantined:
+            why = opened.quarantined[record_id]
+            raise StoreError(f"record {record_id} cannot be read and is set aside (quarantined): {why}")
         record, evicted = _find(opened, record_id)
         versions = len(opened.history(record.id)) if not evicted else None
     console = _console()
@@ -152,10 +177,10 @@ def show(
         ("embedding", "none" if record.embedding is None else f"{len(record.embedding)} dimensions"),
     ]
     for name, value in rows:
-        summary.add_row(Text(name, style="bold"), Text(value))
-    console.print(Panel(summary, title=title))
+        summary.add_row(Text(name, style="bold"), _text(value))
+    console.print(Panel(summary, title=_text(title)))
     situation_title = "situation" + (" (truncated)" if record.situation_truncated else "")
-    console.print(Panel(Text(record.situation), title=situation_title))
+    console.print(Panel(_text(record.situation), title=situation_title))
     diff = "\n".join(
         difflib.unified_diff(
             record.original_action.content.splitlines(),
@@ -166,16 +191,16 @@ def show(
         )
     )
     console.print(
-        Panel(Syntax(diff or "(no textual difference)", "diff", word_wrap=True), title="action diff")
+        Panel(Syntax(terminal_safe(diff) or "(no textual difference)", "diff", word_wrap=True), title="action diff")
     )
     console.print(
         Panel(
             Group(
                 Text("original", style="bold"),
-                Text(record.original_action.content),
+                _text(record.original_action.content),
                 Text(""),
                 Text("improved", style="bold"),
-                Text(record.improved_action.content),
+                _text(record.improved_action.content),
             ),
             title="actions",
         )
@@ -191,10 +216,12 @@ def stats(
     """Counts by domain and benchmark, mean gain, evictions by reason, reuse totals."""
     with _opened(store) as opened:
         result = opened.stats()
+        if not as_json:
+            _report_quarantined(opened)
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
         return
-    table = Table(title=f"memory store {store}", show_header=False)
+    table = Table(title=_text(f"memory store {store}"), show_header=False)
     table.add_column("", style="bold")
     table.add_column("")
     mean = "n/a" if result.mean_gain is None else f"{result.mean_gain:.4f}"
@@ -205,6 +232,7 @@ def stats(
         ("frozen", "yes" if result.frozen else "no"),
         ("mean gain", mean),
         ("universal conditions", str(result.universal_conditions)),
+        ("quarantined (unreadable)", ", ".join(result.quarantined) or "none"),
         ("by domain", _counts(result.by_domain)),
         ("by benchmark", _counts(result.by_benchmark)),
         ("evictions", _counts(result.evictions_by_reason)),
@@ -215,7 +243,7 @@ def stats(
         ),
     ]
     for name, value in lines:
-        table.add_row(name, Text(value))
+        table.add_row(name, _text(value))
     _console().print(table)
 
 
@@ -227,11 +255,20 @@ def _counts(counts: dict[str, int]) -> str:
 def export(
     store: StoreArg,
     out: Annotated[Path, typer.Argument(help="JSONL file to write, one record per line.")],
+    force: Annotated[
+        bool, typer.Option("--force", help="Write over OUT if it exists (never over the store itself).")
+    ] = False,
 ) -> None:
-    """Write every record as one JSON line."""
+    """Write every record as one JSON line; an existing OUT is refused unless --force."""
+    if out.exists() and not out.is_dir() and not force:
+        typer.echo(
+            f"error: {terminal_safe(str(out))} already exists; give a new path, or --force to write over it",
+            err=True,
+        )
+        raise typer.Exit(1)
     with _opened(store) as opened, _writing(out):
-        count = opened.export_jsonl(out)
-    typer.echo(f"wrote {count} records to {out}")
+        count = opened.export_jsonl(out, overwrite=force)
+    typer.echo(f"wrote {count} records to {terminal_safe(str(out))}")
 
 
 @memory_app.command("freeze")
@@ -242,5 +279,5 @@ def freeze(
     """Write a read-only snapshot for evaluation and print its sha256."""
     with _opened(store) as opened, _writing(out):
         snapshot = opened.freeze(out)
-    typer.echo(f"froze {snapshot.records} records to {snapshot.path}")
+    typer.echo(f"froze {snapshot.records} records to {terminal_safe(str(snapshot.path))}")
     typer.echo(f"sha256 {snapshot.sha256}")

@@ -242,7 +242,32 @@ def train(
     """Train the DQN selector on the training split; the store is read-only here."""
     if checkpoint is None:
         raise ConfigError("give --checkpoint PATH to save the trained selector to")
+    _refuse_writing_over(checkpoint, store)
     _run_stage("train", dict(locals()))
+
+
+_CHECKPOINT_MAGIC = b"PK\x03\x04"
+"""A selector checkpoint is a torch archive (a zip file); any other file at --checkpoint is not one."""
+
+
+def _refuse_writing_over(checkpoint: Path, store: Path) -> None:
+    """Training ends by writing the checkpoint; it may replace an older checkpoint, never anything else.
+
+    Checked before any task runs, so a typo (`--checkpoint memory.sqlite`) costs one line, not a store.
+    """
+    if checkpoint.is_dir():
+        raise ConfigError(f"--checkpoint {checkpoint} is a folder; give the path of a checkpoint file")
+    if not checkpoint.exists():
+        return
+    if store.exists() and checkpoint.samefile(store):
+        raise ConfigError(f"--checkpoint {checkpoint} is the memory store itself; give another path")
+    with open(checkpoint, "rb") as handle:
+        head = handle.read(len(_CHECKPOINT_MAGIC))
+    if head != _CHECKPOINT_MAGIC:
+        raise ConfigError(
+            f"--checkpoint {checkpoint} exists and is not a selector checkpoint; training would write over "
+            "it, so give a new path (or remove the file yourself)"
+        )
 
 
 @friendly_errors

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -17,6 +18,7 @@ from rich.progress import (
 )
 
 from countermem.cli._common import console, err_console, friendly_errors
+from countermem.core import terminal_safe
 from countermem.experiment._study import StudyInterrupted, run_study
 from countermem.experiment._study_config import load_study_config
 from countermem.experiment._study_plan import Job, StudyPlan
@@ -57,7 +59,7 @@ class _Display:
         if job.id in self.running:
             self.running.remove(job.id)
         if error is not None:
-            console.print(f"[red]failed[/red] {job.id}: {error.splitlines()[0]}")
+            console.print(f"[red]failed[/red] {job.id}: {_first_line(error)}", highlight=False)
         else:
             self.jobs_done += 1
             console.print(f"[green]done[/green] {job.id} ({self.jobs_done}/{self.total_jobs} jobs)")
@@ -73,6 +75,11 @@ class _Display:
         assert self.jobs is not None
         shown = ", ".join(self.running[:2]) + (f" +{len(self.running) - 2}" if len(self.running) > 2 else "")
         self.progress.update(self.jobs, status=shown)
+
+
+def _first_line(error: str) -> str:
+    """A job's error (it may quote a model or a server) as one printable, markup-free line."""
+    return escape(terminal_safe(error.splitlines()[0] if error else ""))
 
 
 @friendly_errors
@@ -106,7 +113,7 @@ def study(config: ConfigArg, out: OutOpt = None, workers: WorkersOpt = 1, no_rep
         f"{len(outcome.blocked)} blocked"
     )
     for job_id, error in outcome.failed.items():
-        err_console.print(f"[red]failed[/red] {job_id}: {error.splitlines()[0]}")
+        err_console.print(f"[red]failed[/red] {job_id}: {_first_line(error)}", highlight=False)
     if outcome.report is not None:
         console.print(f"report: {outcome.report}")
     if not outcome.ok:

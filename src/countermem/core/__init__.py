@@ -26,6 +26,7 @@ from countermem.core._errors import (
     ParseError,
     SandboxError,
     StoreError,
+    WorldModelError,
 )
 from countermem.core._files import sha256_file
 from countermem.core._hook import Advice, Decision, MemoryHook, Outcome
@@ -38,7 +39,7 @@ from countermem.core._malformed import (
     salvaged_block,
     with_malformed_fact,
 )
-from countermem.core._text import clip_middle
+from countermem.core._text import clip_middle, terminal_safe
 from countermem.core._types import (
     Action,
     CheckResult,
@@ -85,6 +86,7 @@ __all__ = [
     "StoreError",
     "Task",
     "Usage",
+    "WorldModelError",
     "clip_middle",
     "facts_after",
     "is_malformed",
@@ -96,5 +98,6 @@ __all__ = [
     "render_record_text",
     "salvaged_block",
     "sha256_file",
+    "terminal_safe",
     "with_malformed_fact",
 ]

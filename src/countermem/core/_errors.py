@@ -60,6 +60,11 @@ class StoreError(CountermemError):
     """The memory store is missing, corrupt, frozen, or was given a bad record."""
 
 
+class WorldModelError(CountermemError):
+    """A world model broke its contract: a check that returned no valid `CheckResult` (a utility
+    that is not a finite number in [0, 1]), or one that did not return within its time limit."""
+
+
 class ArtifactMismatchError(CountermemError):
     """A stage artifact's content hash does not match its manifest."""
 

@@ -1,5 +1,6 @@
 """Domains: tasks, world models, prompts and decision facts; know nothing of memory."""
 
+from countermem.domains._boundary import TimeLimitedWorldModel, check_action, validated_check
 from countermem.domains._conformance import ConformanceError, ConformanceReport, check_world_model
 from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions, State, WorldModel
 from countermem.domains._simple import TaskCopyWorldModel
@@ -15,9 +16,12 @@ __all__ = [
     "Splits",
     "State",
     "TaskCopyWorldModel",
+    "TimeLimitedWorldModel",
     "WorldModel",
+    "check_action",
     "check_world_model",
     "split_tasks",
+    "validated_check",
 ]
 
 from countermem.domains._data import DATA_ENV, dataset_dir, find_data_root, verified_file

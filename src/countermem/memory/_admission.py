@@ -36,7 +36,7 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from countermem.core import Action, CheckResult, ConfigError, Facts, StoreError, Task
-from countermem.domains import State, WorldModel
+from countermem.domains import State, WorldModel, check_action
 from countermem.memory._condition_builder import ConditionContext, derive_for_proposal
 from countermem.memory._conditions import ConditionError
 from countermem.memory._generator import Alternative, GenerationRequest, Generator, Proposal, RepairMode
@@ -148,7 +148,7 @@ class Admitter:
             try:
                 for alternative in proposal.alternatives:
                     world_model.restore(state)
-                    checked.append((alternative, world_model.check(alternative.action)))
+                    checked.append((alternative, check_action(world_model, alternative.action)))
             finally:
                 world_model.restore(resume_at)
         calls = len(checked)
@@ -195,7 +195,12 @@ class Admitter:
             )
             already = _stored(self.store, record.id)
             if not already:
-                events = self.store.add(record)
+                try:
+                    events = self.store.add(record)
+                except StoreError:
+                    if not _stored(self.store, record.id):
+                        raise
+                    already = True  # another thread admitted the same correction first
         for verdict in verdicts:
             level = logging.INFO if verdict.verdict != "not_best" else logging.DEBUG
             logger.log(

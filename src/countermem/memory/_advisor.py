@@ -6,10 +6,16 @@ rendered in the shared advice format. When a task ends, the outcome becomes the 
 task's decisions (one episode) for a trainable selector, and reuse counters are written to a
 writable store. A frozen evaluation store is never written: counters then stay in this
 object's ledger.
+
+One object may be shared by threads: `advise`, `feedback`, `mark_harmed` and `refresh` hold its
+lock (the retriever, the selector and the statistics are not thread-safe on their own), and the
+store has a lock of its own. Text that no file or model can encode (a lone surrogate) is refused
+at `advise` with a `ConfigError`, before anything is embedded or counted.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -106,6 +112,34 @@ class _Pending:
     observations: list[Observation] = field(default_factory=list)
     actions: list[int] = field(default_factory=list)
     chosen: list[str] = field(default_factory=list)
+
+
+def require_text(text: str, what: str) -> None:
+    """Refuse text with a lone surrogate: it cannot be encoded for an embedder, a file or a model."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise ConfigError(
+            f"{what} holds a lone surrogate ({text[error.start]!r} at position {error.start}), which "
+            "cannot be encoded; decode the source text with errors='replace'"
+        ) from None
+
+
+def require_decision(decision: object) -> None:
+    """A `Decision` whose texts can be encoded, or a `ConfigError` that says what is wrong."""
+    if not isinstance(decision, Decision):
+        raise ConfigError(f"advise needs a countermem.Decision, got {type(decision).__name__}")
+    require_text(decision.situation, "the decision's situation")
+    require_text(decision.task.prompt, "the task's prompt")
+    if decision.last_action is not None:
+        require_text(decision.last_action.content, "the last action")
+    if decision.last_result is not None:
+        require_text(decision.last_result.details, "the last check's details")
+    for name, value in decision.facts.values.items():
+        require_text(name, "a fact name")
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, str):
+                require_text(item, f"fact {name!r}")
 
 
 def candidate_features(result: RetrievalResult) -> tuple[CandidateFeatures, ...]:
@@ -218,8 +252,19 @@ class CounterfactualMemory:
         self._pending: dict[str, _Pending] = {}
         self._offered: dict[str, set[str]] = {}
         """Per task in progress, the records shown so far (`repeat_offers`)."""
+        self._mutex = threading.RLock()
+
+    def refresh(self) -> None:
+        """Bring retrieval in line with the store (after records were added through another path)."""
+        with self._mutex:
+            self.retriever.refresh()
 
     def advise(self, decision: Decision) -> Advice | None:
+        require_decision(decision)
+        with self._mutex:
+            return self._advise(decision)
+
+    def _advise(self, decision: Decision) -> Advice | None:
         if decision.last_result is not None and not self.options.advise_after_failed_check:
             return None
         query = RetrievalQuery.for_decision(
@@ -310,6 +355,12 @@ class CounterfactualMemory:
         )
 
     def feedback(self, decision: Decision, advice: Advice | None, outcome: Outcome) -> None:
+        if not isinstance(outcome, Outcome):
+            raise ConfigError(f"feedback needs a countermem.Outcome, got {type(outcome).__name__}")
+        with self._mutex:
+            self._feedback(outcome)
+
+    def _feedback(self, outcome: Outcome) -> None:
         self._offered.pop(outcome.task_id, None)
         pending = self._pending.pop(outcome.task_id, None)
         if pending is None or not pending.observations:
@@ -336,9 +387,10 @@ class CounterfactualMemory:
 
     def mark_harmed(self, record_id: str) -> None:
         """Called by a study that paired this run with a no-memory run and saw the record do harm."""
-        if self._writable() and self._in_store(record_id):
-            assert self.store is not None
-            self.store.update_counters(record_id, harmed=1)
+        with self._mutex:
+            if self._writable() and self._in_store(record_id):
+                assert self.store is not None
+                self.store.update_counters(record_id, harmed=1)
 
     def _count(self, result: RetrievalResult, choice: int) -> None:
         if not self._writable():

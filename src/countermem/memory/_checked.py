@@ -33,7 +33,7 @@ from countermem.core import (
     Usage,
     render_record_text,
 )
-from countermem.domains import WorldModel
+from countermem.domains import WorldModel, check_action
 from countermem.memory._admission import GAIN_EPSILON, MIN_GAIN
 from countermem.memory._generator import (
     MAX_ALTERNATIVES,
@@ -152,7 +152,7 @@ class CheckedAlternatives:
         out: list[tuple[Alternative, CheckResult]] = []
         for alternative in alternatives:
             self.world_model.restore(state)
-            out.append((alternative, self.world_model.check(alternative.action)))
+            out.append((alternative, check_action(self.world_model, alternative.action)))
         return out
 
     def _qualifies(self, result: CheckResult, failed: CheckResult) -> bool:

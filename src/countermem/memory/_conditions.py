@@ -51,6 +51,10 @@ from countermem.core import Facts, FactValue, ParseError
 
 LiteralValue = bool | int | float | str
 CompareOp = TypingLiteral["==", "!=", "<", "<=", ">", ">="]
+MAX_DEPTH = 32
+"""Most nested parentheses and `not`s a condition may have: deeper text is refused as it is parsed,
+so no condition (written by an LLM or read back from a store) can exhaust Python's stack here or
+in evaluating and printing it. Real conditions nest two or three levels."""
 _EXAMPLE = 'e.g. `n_vars > 20 and "id" in columns`, or `none` for a universal condition'
 
 
@@ -361,6 +365,7 @@ class _Parser:
         self.tokens = tokens
         self.source = source
         self.index = 0
+        self.depth = 0
 
     @property
     def current(self) -> _Token:
@@ -406,16 +411,30 @@ class _Parser:
 
     def parse_not(self) -> Condition:
         if self.current.kind == "not":
+            self.deeper()
             self.take()
-            return Not(self.parse_not())
+            node = Not(self.parse_not())
+            self.depth -= 1
+            return node
         return self.parse_atom()
+
+    def deeper(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise ConditionError(
+                f"condition nested too deeply (more than {MAX_DEPTH} levels of parentheses or `not`)",
+                self.source,
+                self.current.position,
+            )
 
     def parse_atom(self) -> Condition:
         token = self.current
         if token.kind == "lparen":
+            self.deeper()
             self.take()
             node = self.parse_or()
             self.expect("rparen", "`)`")
+            self.depth -= 1
             return node
         if token.kind == "ident" and token.text.lower() == "has" and self.peek().kind == "lparen":
             self.take()

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from pydantic import BaseModel, ConfigDict, Field
 
 from countermem.core import Action, CheckResult, Usage
-from countermem.domains import State, WorldModel
+from countermem.domains import State, WorldModel, check_action
 from countermem.llm import LLM, GenerationParams, Message
 from countermem.memory._generator import RepairMode, clip, parse_single
 from countermem.memory._record import Lesson, Record
@@ -343,7 +343,7 @@ class LessonWriter:
             if alternative is None:
                 continue
             world_model.restore(state)
-            result = world_model.check(Action(content=alternative.action.content))
+            result = check_action(world_model, Action(content=alternative.action.content))
             self.world_model_calls += 1
             if best is None or result.utility > best.utility:
                 best = result

@@ -16,6 +16,17 @@ Costs: an admission at capacity 200 is one INSERT, one row of the redundancy ind
 of the retention rule over the candidates; rules are stateless functions of the candidate list,
 so an eviction is O(n) Python work and the store is meant for hundreds to a few thousand records.
 
+A store object may be shared by threads: one connection, and every method holds the store's
+lock while it reads or writes (SQLite itself serialises writers across processes).
+
+What is refused, so that no store can be destroyed or poisoned by opening it: a path that is a
+folder, a file that is not SQLite, an SQLite database that is not a countermem store (tables of
+its own and no countermem metadata; it is left byte for byte as it was, journal mode included),
+and a frozen snapshot opened for writing. A refused open leaves no file behind that it created
+(the store file, its journal files, its lock file). A stored record that no longer parses (a
+condition nested deeper than `MAX_DEPTH`, a damaged body) does not make the store unreadable: it
+is set aside (`quarantined`, by id, with the reason) and every other record stays usable.
+
 Nothing is silently rewritten: a change to a record stores a new version and moves the previous
 one into `record_history`; an eviction moves the record into `evictions` with the rule, the
 reason and the scores the rule decided on.
@@ -25,20 +36,24 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import json
+import logging
 import os
 import random
 import sqlite3
+import tempfile
+import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, Protocol, runtime_checkable
+from typing import IO, Any, Protocol, TypeVar, cast, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from countermem.core import CountermemError, StoreError, sha256_file
+from countermem.core import CountermemError, StoreError, clip_middle, sha256_file
 from countermem.memory._record import Record, utc_now
 from countermem.memory._retention import (
     RedundancyIndex,
@@ -47,6 +62,8 @@ from countermem.memory._retention import (
     UtilityWeights,
     make_retention,
 )
+
+logger = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 DEFAULT_CAPACITY = 200
@@ -121,6 +138,8 @@ class StoreStats(_Frozen):
     universal_conditions: int
     evictions_by_reason: dict[str, int]
     reuse: ReuseTotals
+    quarantined: dict[str, str] = Field(default_factory=dict)
+    """Records set aside because they no longer parse: id -> why (they are not in `count`)."""
 
 
 class FrozenSnapshot(_Frozen):
@@ -170,6 +189,18 @@ class Store(Protocol):
 
 file_sha256 = sha256_file
 
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+_QUARANTINE_REASON_LIMIT = 300
+
+
+def _locked(method: _Method) -> _Method:
+    @functools.wraps(method)
+    def wrapper(self: SQLiteStore, *args: Any, **kwargs: Any) -> Any:
+        with self._mutex:
+            return method(self, *args, **kwargs)
+
+    return cast(_Method, wrapper)
+
 
 class SQLiteStore:
     """A store in one SQLite file (or `:memory:` for tests).
@@ -191,21 +222,25 @@ class SQLiteStore:
     ) -> None:
         self.path = str(path)
         self.read_only = read_only
+        self._mutex = threading.RLock()
         self._lock: IO[bytes] | None = None
-        self._conn = self._connect(durable)
+        self._created: list[Path] = []
+        self._quarantined: dict[str, str] = {}
         try:
+            self._conn = self._connect(durable)
             self._setup(capacity, retention, seed)
             self._records: dict[str, Record] = self._load()
             self._eviction_count = int(self._conn.execute("SELECT COUNT(*) FROM evictions").fetchone()[0])
         except sqlite3.Error as error:  # e.g. a file with countermem metadata but no records table
-            self.close()
+            self._abandon()
             raise StoreError(
                 f"{self.path} is not a complete memory store ({error}); give a store written by "
                 "`countermem construct`, or build a new one"
             ) from error
         except BaseException:
-            self.close()
+            self._abandon()
             raise
+        self._created = []
         self._index: RedundancyIndex | None = None
 
     # --- opening -------------------------------------------------------------------------------
@@ -220,35 +255,50 @@ class SQLiteStore:
                 raise StoreError("an in-memory store cannot be opened read-only; give a file path")
             return sqlite3.connect(MEMORY, isolation_level=None, check_same_thread=False)
         file = Path(self.path)
+        if file.is_dir():
+            raise StoreError(f"{file} is a folder, not a memory store; give the path of a store file")
         if self.read_only:
             if not file.is_file():
                 raise StoreError(f"no memory store at {file}; check the path or build one with `construct`")
+            conn = _connect_read_only(file)
             try:
-                conn = sqlite3.connect(file.resolve().as_uri() + "?mode=ro", uri=True, isolation_level=None)
-                conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
-            except sqlite3.DatabaseError as error:
-                raise StoreError(f"{file} is not a readable memory store ({error})") from error
+                _refuse_foreign(conn, file)
+            except BaseException:
+                conn.close()
+                raise
             return conn
         if not file.parent.is_dir():
             raise StoreError(f"cannot create a memory store at {file}: folder {file.parent} does not exist")
+        if file.exists() and file.stat().st_size > 0:
+            probe = _connect_read_only(file)
+            try:
+                _refuse_foreign(probe, file)
+                frozen = _read_meta(probe, "frozen")
+            except sqlite3.DatabaseError as error:
+                raise StoreError(f"{file} is not a memory store ({error})") from error
+            finally:
+                probe.close()
+            if frozen == "1":
+                raise StoreError(
+                    f"{file} is a frozen snapshot and cannot be opened for writing; open it with "
+                    "read_only=True, or freeze a writable store to a new path"
+                )
+        elif not file.exists():
+            self._created += [file, *(Path(f"{file}{suffix}") for suffix in ("-wal", "-shm", "-journal"))]
         self._take_lock(file)
         try:
-            conn = sqlite3.connect(file, isolation_level=None)
-            frozen = _read_meta(conn, "frozen")
+            conn = sqlite3.connect(file, isolation_level=None, check_same_thread=False)
         except sqlite3.DatabaseError as error:
             raise StoreError(f"{file} is not a memory store ({error})") from error
-        if frozen == "1":
-            conn.close()
-            raise StoreError(
-                f"{file} is a frozen snapshot and cannot be opened for writing; open it with "
-                "read_only=True, or freeze a writable store to a new path"
-            )
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
         return conn
 
     def _take_lock(self, file: Path) -> None:
-        handle = open(f"{file}.lock", "wb")  # noqa: SIM115 - held for the store's lifetime
+        lock_path = Path(f"{file}.lock")
+        if not lock_path.exists():
+            self._created.append(lock_path)
+        handle = open(lock_path, "wb")  # noqa: SIM115 - held for the store's lifetime
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError as error:
@@ -307,19 +357,42 @@ class SQLiteStore:
     def _load(self) -> dict[str, Record]:
         records: dict[str, Record] = {}
         for record_id, body in self._conn.execute("SELECT id, body FROM records ORDER BY seq"):
-            records[record_id] = _parse(body, f"record {record_id} in {self.path}")
+            try:
+                records[record_id] = Record.model_validate_json(body)
+            except (ValidationError, ValueError, RecursionError) as error:
+                reason = _why_unreadable(error)
+                self._quarantined[str(record_id)] = reason
+                logger.warning("record %s in %s cannot be read and is set aside: %s", record_id, self.path, reason)
         return records
+
+    @property
+    def quarantined(self) -> dict[str, str]:
+        """Records set aside when the store was opened because they no longer parse: id -> why.
+
+        They stay in the file untouched (an older or newer countermem may read them); this object
+        neither offers nor counts them.
+        """
+        return dict(self._quarantined)
 
     # --- lifecycle -----------------------------------------------------------------------------
 
     def close(self) -> None:
-        conn = getattr(self, "_conn", None)
-        if conn is not None:
-            conn.close()
-            self._conn = None  # type: ignore[assignment]
-        if self._lock is not None:
-            self._lock.close()
-            self._lock = None
+        with self._mutex:
+            conn = getattr(self, "_conn", None)
+            if conn is not None:
+                conn.close()
+                self._conn = None  # type: ignore[assignment]
+            if self._lock is not None:
+                self._lock.close()
+                self._lock = None
+
+    def _abandon(self) -> None:
+        """Close after a refused open and remove every file this open created."""
+        self.close()
+        for path in self._created:
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
+        self._created = []
 
     def __enter__(self) -> SQLiteStore:
         return self
@@ -330,6 +403,10 @@ class SQLiteStore:
         self.close()
 
     @property
+    def closed(self) -> bool:
+        return getattr(self, "_conn", None) is None
+
+    @property
     def capacity(self) -> int:
         return self._capacity
 
@@ -337,14 +414,17 @@ class SQLiteStore:
     def retention(self) -> RetentionRule:
         return self._rule
 
+    @_locked
     def __len__(self) -> int:
         return len(self._records)
 
+    @_locked
     def __contains__(self, record_id: object) -> bool:
         return record_id in self._records
 
     # --- reading -------------------------------------------------------------------------------
 
+    @_locked
     def get(self, record_id: str) -> Record:
         try:
             return self._records[record_id]
@@ -353,28 +433,24 @@ class SQLiteStore:
                 f"no record {record_id!r} in {self.path}; `countermem memory list` shows the ids"
             ) from None
 
+    @_locked
     def all(self) -> list[Record]:
         return list(self._records.values())
 
+    @_locked
     def search(
         self, *, domain: str | None = None, benchmark: str | None = None, limit: int | None = None
     ) -> list[Record]:
-        """Records in admission order, filtered by the indexed columns."""
-        clauses, params = [], []
-        if domain is not None:
-            clauses.append("domain = ?")
-            params.append(domain)
-        if benchmark is not None:
-            clauses.append("benchmark = ?")
-            params.append(benchmark)
-        if not clauses:
-            found = self.all()
-            return found if limit is None else found[:limit]
-        sql = "SELECT id FROM records WHERE " + " AND ".join(clauses) + " ORDER BY seq"
-        if limit is not None:
-            sql += f" LIMIT {int(limit)}"
-        return [self._records[row[0]] for row in self._conn.execute(sql, params)]
+        """Records in admission order, filtered by domain and benchmark (from memory: every
+        record is held there already, and a quarantined row must not be offered)."""
+        found = [
+            r
+            for r in self._records.values()
+            if (domain is None or r.domain == domain) and (benchmark is None or r.benchmark == benchmark)
+        ]
+        return found if limit is None else found[:limit]
 
+    @_locked
     def history(self, record_id: str) -> list[Record]:
         """Every stored version of a record, oldest first, ending with the current one."""
         current = self.get(record_id)
@@ -384,6 +460,7 @@ class SQLiteStore:
         older = [_parse(row[0], f"history of {record_id}") for row in rows]
         return [r for r in older if r.created_at == current.created_at] + [current]
 
+    @_locked
     def evictions(self) -> list[EvictionEvent]:
         rows = self._conn.execute(
             "SELECT record_id, rule, reason, scores, at, body FROM evictions ORDER BY seq"
@@ -400,6 +477,7 @@ class SQLiteStore:
             for record_id, rule, reason, scores, at, body in rows
         ]
 
+    @_locked
     def evicted_record(self, record_id: str) -> Record:
         """The last evicted copy of a record, for a person asking what was dropped."""
         row = self._conn.execute(
@@ -409,6 +487,7 @@ class SQLiteStore:
             raise StoreError(f"record {record_id!r} was never evicted from {self.path}")
         return _parse(row[0], f"evicted record {record_id}")
 
+    @_locked
     def stats(self) -> StoreStats:
         records = self.all()
         by_reason = dict(
@@ -431,10 +510,12 @@ class SQLiteStore:
                 succeeded=sum(r.counters.succeeded for r in records),
                 harmed=sum(r.counters.harmed for r in records),
             ),
+            quarantined=dict(self._quarantined),
         )
 
     # --- writing -------------------------------------------------------------------------------
 
+    @_locked
     def add(self, record: Record) -> list[EvictionEvent]:
         """Admit `record`, then evict by the retention rule while over capacity.
 
@@ -444,6 +525,12 @@ class SQLiteStore:
         self._require_writable()
         if not isinstance(record, Record):
             raise StoreError(f"a store holds Record objects, got {type(record).__name__}")
+        if record.id in self._quarantined:
+            raise StoreError(
+                f"record {record.id} is already stored, but quarantined (it does not parse: "
+                f"{self._quarantined[record.id]}); it cannot be replaced in this "
+                "store, so add the record to a new one"
+            )
         if record.id in self._records:
             raise StoreError(
                 f"record {record.id} is already stored (version {self._records[record.id].version}); "
@@ -480,6 +567,7 @@ class SQLiteStore:
         self._eviction_count += len(events)
         return events
 
+    @_locked
     def evict(self, record_id: str, reason: str) -> EvictionEvent:
         """Remove a record by hand; it is logged with rule `manual` and the reason given."""
         self._require_writable()
@@ -494,6 +582,7 @@ class SQLiteStore:
             self._index.remove(record_id)
         return event
 
+    @_locked
     def update_counters(
         self,
         record_id: str,
@@ -515,6 +604,7 @@ class SQLiteStore:
             raise StoreError(f"cannot update counters of {record_id}: {error}") from error
         return self._replace(old, new)
 
+    @_locked
     def revise(self, record_id: str, **changes: Any) -> Record:
         """Change a record's fields (e.g. its condition); stores a new version and keeps the old one."""
         self._require_writable()
@@ -525,6 +615,7 @@ class SQLiteStore:
             raise StoreError(f"cannot revise {record_id}: {error}") from error
         return self._replace(old, new)
 
+    @_locked
     def freeze(self, path: str | Path) -> FrozenSnapshot:
         """Write a read-only snapshot (a copy with the `frozen` flag, journal off, file mode 0444)."""
         target = Path(path)
@@ -550,15 +641,45 @@ class SQLiteStore:
         os.replace(partial, target)
         return FrozenSnapshot(path=target, sha256=file_sha256(target), records=len(self._records))
 
-    def export_jsonl(self, path: str | Path) -> int:
-        """One record per line, in admission order; `Record.model_validate_json` reads a line back."""
+    @_locked
+    def export_jsonl(self, path: str | Path, *, overwrite: bool = False) -> int:
+        """One record per line, in admission order; `Record.model_validate_json` reads a line back.
+
+        An existing file is replaced only with `overwrite=True`, and never when it is this store
+        itself (or one of its journal or lock files): an export must not destroy what it reads.
+        The file appears whole or not at all (written beside it, then renamed).
+        """
         target = Path(path)
+        if target.is_dir():
+            raise StoreError(f"cannot export to {target}: it is a folder; give a writable file path")
         if not target.parent.is_dir():
             raise StoreError(f"cannot export to {target}: folder {target.parent} does not exist")
-        with open(target, "w", encoding="utf-8") as handle:
-            for record in self._records.values():
-                handle.write(record.model_dump_json() + "\n")
+        if self._is_own_file(target):
+            raise StoreError(f"refusing to export {self.path} over itself; give another file path")
+        if target.exists() and not overwrite:
+            raise StoreError(f"{target} already exists; give a new path, or overwrite it on purpose")
+        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed into place below
+            "w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.", suffix=".partial", delete=False
+        )
+        try:
+            with handle:
+                for record in self._records.values():
+                    handle.write(record.model_dump_json() + "\n")
+            os.replace(handle.name, target)
+        except BaseException:
+            Path(handle.name).unlink(missing_ok=True)
+            raise
         return len(self._records)
+
+    def _is_own_file(self, target: Path) -> bool:
+        if self.in_memory or not target.exists():
+            return False
+        own = [Path(self.path), *(Path(f"{self.path}{s}") for s in ("-wal", "-shm", "-journal", ".lock"))]
+        for path in own:
+            with contextlib.suppress(OSError):
+                if path.exists() and os.path.samefile(path, target):
+                    return True
+        return False
 
     # --- internals -----------------------------------------------------------------------------
 
@@ -658,8 +779,61 @@ def _write_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
 def _parse(body: str, what: str) -> Record:
     try:
         return Record.model_validate_json(body)
-    except ValidationError as error:
+    except (ValidationError, ValueError) as error:
         raise StoreError(f"{what} does not parse as a record ({error}); the store may be corrupt") from error
+    except RecursionError:
+        raise StoreError(f"{what} is nested too deeply to parse; the store may be corrupt") from None
+
+
+def _why_unreadable(error: Exception) -> str:
+    """One short line on why a stored body does not parse (pydantic's text runs to many lines)."""
+    if isinstance(error, RecursionError):
+        text = "nested too deeply to parse"
+    elif isinstance(error, ValidationError) and error.errors():
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "body"
+        text = f"{where}: {first['msg']}"
+    else:
+        text = str(error)
+    return clip_middle(" ".join(text.split()), _QUARANTINE_REASON_LIMIT)[0]
+
+
+def _connect_read_only(file: Path) -> sqlite3.Connection:
+    try:
+        conn = sqlite3.connect(
+            file.resolve().as_uri() + "?mode=ro", uri=True, isolation_level=None, check_same_thread=False
+        )
+    except sqlite3.DatabaseError as error:
+        raise StoreError(f"{file} is not a readable memory store ({error})") from error
+    try:
+        conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+    except sqlite3.DatabaseError as error:
+        conn.close()
+        raise StoreError(f"{file} is not a readable memory store ({error})") from error
+    return conn
+
+
+_OWN_TABLES = frozenset({"meta", "records", "record_history", "evictions", "sqlite_sequence"})
+
+
+def _refuse_foreign(conn: sqlite3.Connection, file: Path) -> None:
+    """Refuse an SQLite database with tables of its own and no countermem metadata.
+
+    Opening it writable would add countermem's tables to someone else's database and switch it to
+    WAL, so it is checked through a read-only connection before anything is written.
+    """
+    try:
+        tables = {str(row[0]) for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        version = _read_meta(conn, "schema_version") if "meta" in tables else None
+    except sqlite3.DatabaseError as error:
+        raise StoreError(f"{file} is not a memory store ({error})") from error
+    if tables and version is None:
+        foreign = sorted(tables - _OWN_TABLES) or sorted(tables)
+        shown = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+        raise StoreError(
+            f"{file} is not a memory store: an SQLite database with tables of its own ({shown}) and no "
+            "countermem metadata; it was not changed. Give the path of a store, or a new file"
+        )
 
 
 def open_store(path: str | Path, *, read_only: bool = False, **options: Any) -> SQLiteStore:
