@@ -251,7 +251,8 @@ def test_every_method_runs_through_the_study(tmp_path: Path) -> None:
 
     config = _config(methods=list(BUILTIN_METHODS), agents=["react", "reflexion"],
                      baselines={"matts_k": 2, "best_of_n": 2, "retention_capacity": 2},
-                     memory={"embedder": "lexical", "dqn": {"learning_starts": 2, "batch_size": 2}})
+                     memory={"embedder": "lexical", "dqn": {"learning_starts": 2, "batch_size": 2},
+                             "lesson": {"enabled": True}})
     outcome = run_study(config, tmp_path / "s", write_report=True)
     assert outcome.ok, outcome.failed
     results = tmp_path / "s" / "results" / "b"
@@ -274,6 +275,14 @@ def test_every_method_runs_through_the_study(tmp_path: Path) -> None:
     assert all("best of 2 attempts" in json.loads(line)["notes"][-1] for line in best)
     stage = json.loads((results / "reasoningbank" / "react" / "sql-shop" / "seed-1" / "stage.json").read_text())
     assert stage["records_selected"] > 0 and stage["retrieval_coverage"] == 1.0
+    construct = json.loads((work / "verified" / "construct" / "stage.json").read_text())
+    assert construct["construction_lessons_verified"] >= 1, "the oracle's lessons are written and checked"
+    lesson = json.loads((results / "countermem-lesson" / "react" / "sql-shop" / "seed-1" / "stage.json").read_text())
+    assert lesson["records_selected"] > 0
+    top1 = json.loads((results / "countermem-top1" / "react" / "sql-shop" / "seed-1" / "stage.json").read_text())
+    assert top1["selector"] == "top1"
+    assert not (work / "selectors" / "countermem-top1").exists(), "a fixed selector is not trained"
+    assert (work / "selectors" / "countermem-dqn" / "selector.pt").is_file()
     retention = json.loads((results / "retention-random" / "react" / "sql-shop" / "seed-1" / "stage.json").read_text())
     assert retention["records_after"] <= 2
     report = (tmp_path / "s" / "report" / "report.md").read_text()

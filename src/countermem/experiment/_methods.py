@@ -38,6 +38,13 @@ class MethodSpec(BaseModel):
     """How an offered record is shown (`AdvisorOptions.rendering`)."""
     repeat_offers: bool = True
     """False: a record is offered at most once per task (`AdvisorOptions.repeat_offers`)."""
+    selector: Literal["dqn", "top1", "skip", "random"] | None = None
+    """The selector this method uses whatever `[memory] selector` says (None: the config's), so
+    that one study compares selectors on the same store and tasks."""
+
+    def selector_in(self, configured: str) -> str:
+        """The selector this method evaluates with, given the study's `[memory] selector`."""
+        return self.selector or configured
 
     @property
     def uses_store(self) -> bool:
@@ -49,6 +56,13 @@ def _retention(rule: str) -> MethodSpec:
         name=f"retention-{rule}", kind="countermem", family=f"retention-{rule}", retention=rule,
         retention_capacity=True,
         description=f"countermem with the {rule} retention rule at the retention comparison's capacity",
+    )
+
+
+def _selector(kind: Literal["dqn", "top1", "skip", "random"]) -> MethodSpec:
+    return MethodSpec(
+        name=f"countermem-{kind}", kind="countermem", family="verified", selector=kind,
+        description=f"countermem's store with the {kind} selector, whatever [memory] selector says",
     )
 
 
@@ -113,6 +127,7 @@ BUILTIN_METHODS: dict[str, MethodSpec] = {
             name="best-of-n", kind="best_of_n",
             description="N independent attempts on the current task, the best checked one kept; no memory",
         ),
+        *[_selector(kind) for kind in ("dqn", "top1", "skip", "random")],
         *[_retention(rule) for rule in RETENTION_RULES],
     ]
 }

@@ -5,7 +5,8 @@ every path of a run (a failed check, an observation, a passing submission) at no
 cost. Asked as the memory generator (construct stage), it proposes the gold action of the
 failed task (batch prompts: with the universal condition `none`; sampled prompts: the action
 alone, its condition is derived from the facts), so a plumbing study admits records too.
-Asked as ReasoningBank's judge it says success (the oracle always ends with the gold); asked to
+Asked to write a lesson it writes one fixed lesson, and asked to apply one it answers the gold
+action, so plumbing runs verify lessons too. Asked as ReasoningBank's judge it says success (the oracle always ends with the gold); asked to
 distill, it writes one fixed strategy item: plumbing for the strategy baselines, never content. Its success figure says the pipeline works, nothing about any LLM; runs made with it
 are labelled `scripted` everywhere.
 """
@@ -19,7 +20,16 @@ from countermem.core import ConfigError, Task
 from countermem.domains import Benchmark
 from countermem.experiment._simulation import is_generator_prompt, read_generator_prompt
 from countermem.llm import Message
-from countermem.memory import JUDGE_MARKER, is_sampled_prompt, is_strategy_prompt, sampled_prompt_situation
+from countermem.memory import (
+    JUDGE_MARKER,
+    is_sampled_prompt,
+    is_strategy_prompt,
+    lesson_prompt_kind,
+    lesson_prompt_situation,
+    sampled_prompt_situation,
+)
+
+ORACLE_LESSON = "Lesson: Compare the result with what the question asks and fix the part the check names."
 
 
 def oracle_script(benchmark: Benchmark, tasks: list[Task]) -> Callable[[list[Message]], str]:
@@ -35,6 +45,12 @@ def oracle_script(benchmark: Benchmark, tasks: list[Task]) -> Callable[[list[Mes
                 "## Description Run the checker on a candidate before submitting it.\n"
                 "## Content A failed check names what is wrong; fix that part and check again."
             )
+        lesson = lesson_prompt_kind(messages)
+        if lesson == "write":
+            return ORACLE_LESSON
+        if lesson == "apply":
+            gold_text = benchmark.gold_action(_repaired_task(rendered, lesson_prompt_situation(messages))).content
+            return f"```{fence}\n{gold_text}\n```"
         if is_sampled_prompt(messages):
             gold_text = benchmark.gold_action(_repaired_task(rendered, sampled_prompt_situation(messages))).content
             if benchmark.repair_mode == "resolve":

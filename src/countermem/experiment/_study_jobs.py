@@ -161,7 +161,8 @@ def memory_settings(ctx: JobContext, *, store: Path, checkpoint: Path | None) ->
     capacity = ctx.config.baselines.retention_capacity if spec.retention_capacity else memory.capacity
     return MemorySettings(
         store=store, capacity=capacity, retention=spec.retention, embedder=memory.embedder, k=memory.k,
-        rank=spec.rank, use_conditions=spec.use_conditions, show_task=memory.show_task, selector=memory.selector,
+        rank=spec.rank, use_conditions=spec.use_conditions, show_task=memory.show_task,
+        selector=spec.selector_in(memory.selector),
         after_malformed=memory.after_malformed,
         checkpoint=checkpoint,
         min_gain=memory.min_gain, max_alternatives=memory.max_alternatives, seed=ctx.job.cell.seed,
@@ -332,7 +333,7 @@ def _evaluate(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]:
     expected_store = expected_hash(ctx.root, construct_id, store_relative)
     checkpoint: Path | None = None
     expected_checkpoint: str | None = None
-    if ctx.config.memory.selector == "dqn":
+    if spec.selector_in(ctx.config.memory.selector) == "dqn":
         checkpoint_relative = selector_checkpoint(job.cell, spec.name)
         checkpoint = ctx.root / checkpoint_relative
         expected_checkpoint = expected_hash(ctx.root, f"train/{job.cell.key}/{spec.name}", checkpoint_relative)
@@ -359,7 +360,8 @@ def write_build_cost(ctx: JobContext) -> Path:
     runs = [p.parent for p in family.glob("construct*/metrics.json")]
     cost["construct_tasks"] = sum(read_metrics(r).n_tasks for r in runs)
     cost["construct_task_run_tokens"] = sum(read_metrics(r).task_run_tokens.total for r in runs)
-    if job.method is not None and ctx.config.memory.selector == "dqn" and ctx.spec and ctx.spec.kind == "countermem":
+    if (job.method is not None and ctx.spec and ctx.spec.kind == "countermem"
+            and ctx.spec.selector_in(ctx.config.memory.selector) == "dqn"):
         train_dir = ctx.root / selector_checkpoint(job.cell, job.method).parent
         trained = read_stage(train_dir)
         epochs = [train_dir, *sorted(train_dir.glob("epoch-*"))]

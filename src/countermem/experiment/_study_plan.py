@@ -224,7 +224,7 @@ def _plan_cell(plan: StudyPlan, config: StudyConfig, cell: Cell, tasks: CellTask
         ))
     trained: set[str] = set()
     for name, spec in specs.items():
-        if spec.kind == "countermem" and config.memory.selector == "dqn":
+        if spec.kind == "countermem" and spec.selector_in(config.memory.selector) == "dqn":
             trained.add(name)
             plan.jobs.append(Job(
                 id=f"train/{cell.key}/{name}", kind="train", cell=cell, method=name, family=spec.family,

@@ -204,6 +204,28 @@ def scrub_names(lesson: str, names: set[str]) -> str:
     return out
 
 
+LESSON_MARKERS = (WRITE_SYSTEM.split("\n", 1)[0], APPLY_SYSTEM.split("{", 1)[0])
+"""The fixed openings of the lesson prompts' system messages (write, apply)."""
+
+
+def lesson_prompt_kind(messages: list[Message]) -> str | None:
+    """`write` or `apply` for a lesson prompt (to route a scripted backbone), else None."""
+    if not messages or messages[0].role != "system":
+        return None
+    if messages[0].content.startswith(LESSON_MARKERS[0]):
+        return "write"
+    if messages[0].content.startswith(LESSON_MARKERS[1]):
+        return "apply"
+    return None
+
+
+def lesson_prompt_situation(messages: list[Message]) -> str:
+    """The `## Task` section of a lesson prompt's first user message."""
+    user = next((m.content for m in messages if m.role == "user"), "")
+    _, _, rest = user.partition("## Task\n")
+    return rest.split("\n\n## ", 1)[0]
+
+
 def parse_lesson(text: str) -> str:
     """The lesson line of an answer (the first non-empty line when it has no label), cut to the limit."""
     text = _CODE_BLOCK.sub(" ", text)
