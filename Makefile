@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml requirements-torch.txt 2>
 DEMO_OUT ?= runs/demo-$(shell date +%Y%m%d-%H%M%S)
 DEMO_LIMIT ?= 20
 
-.PHONY: demo test install lint clean-venv
+.PHONY: demo test install lint docs clean-venv
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,9 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests
 	$(VENV)/bin/mypy
+
+docs: $(STAMP)  # docs/configuration.md from the config models (a test fails when it is stale)
+	$(CM) config-reference --out docs/configuration.md
 
 clean-venv:
 	rm -rf $(VENV)

@@ -1,14 +1,12 @@
 """countermem in a plain Python agent loop (no countermem agent, no benchmark registry).
 
 Run: python examples/plain_agent.py
-The 'agent' below has a recurring bug (it forgets the 20% tax). When its answer fails, memory
-asks an LLM for local edits, verifies each against the world model from the state the failed
-action was taken in, and stores the best. On the next, similar task, memory offers the record
-and the agent follows it. Swap the scripted LLM for `make_llm("openai", ...)` or
-`make_llm("local")` in real use.
+The README's first quick start is this file after this docstring, word for word (a test checks).
+The 'agent' has a recurring bug (it forgets the 20% tax). When its answer fails, memory asks an
+LLM for local edits, verifies each against the world model from the state the failed action was
+taken in, and stores the best. On the next, similar task, memory offers the record and the agent
+follows it. Swap the scripted LLM for `make_llm("openai", ...)` or `make_llm("local")` in real use.
 """
-
-from __future__ import annotations
 
 import re
 import tempfile
@@ -19,11 +17,11 @@ from countermem.llm import Message, ScriptedLLM
 
 
 class PriceWorld:
-    """A world model: the action is a number; it passes when it equals price * 1.2."""
+    """The world model: an answer passes when it is the price with 20% tax."""
 
     def reset(self, task: Task) -> State:
         self.task = task
-        return State(task_id=task.id, payload=task, fingerprint=task.id)
+        return self.snapshot()
 
     def snapshot(self) -> State:
         return State(task_id=self.task.id, payload=self.task, fingerprint=self.task.id)
@@ -37,14 +35,12 @@ class PriceWorld:
 
 
 def my_agent(price: float, advice: str) -> str:
-    answer = f"{price:.2f}"
-    if "* 1.2" in advice:  # a real agent would read the advice in its prompt
-        answer = f"{price * 1.2:.2f}"
-    return answer
+    """Your agent. This one forgets the tax unless the advice in its prompt shows it."""
+    return f"{price * 1.2:.2f}" if "* 1.2" in advice else f"{price:.2f}"
 
 
 def propose_fix(messages: list[Message]) -> str:
-    """Stands in for an LLM: proposes the gross price as a local edit, valid where tax applies."""
+    """Stands in for an LLM asked for local edits of the failed action."""
     failed = float(re.findall(r"```text\n([\d.]+)\n```", messages[-1].content)[0])
     fixed = f"{failed * 1.2:.2f}"
     return f"### Alternative 1\nRationale: add 20% tax (price * 1.2)\nCondition: taxed\n```text\n{fixed}\n```"

@@ -57,7 +57,7 @@ class AgentLimits:
     memory_after_malformed: bool = False
     """Consult memory after a malformed answer too (construction learns from it, advice follows
     it). Off by default: measured on humaneval, records learned there carried another task's code
-    into the answer and broke tasks the agent solved alone (README, the humaneval cell)."""
+    into the answer and broke tasks the agent solved alone (docs/results.md, the humaneval cell)."""
 
 
 @dataclass

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from countermem.cli._benchmarks import benchmarks
+from countermem.cli._config_reference import config_reference
 from countermem.cli._memory import memory_app
 from countermem.cli._models import models_app
 from countermem.cli._report import report
@@ -25,6 +26,7 @@ app.command()(train)
 app.command()(evaluate)
 app.command()(report)
 app.command()(study)
+app.command(name="config-reference")(config_reference)
 app.add_typer(models_app, name="models")
 
 app.add_typer(memory_app, name="memory", help="Inspect a memory store.")

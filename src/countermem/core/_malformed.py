@@ -6,7 +6,7 @@ attempt in the metrics; treating it as a failed action with utility 0 lets const
 verified correction from it and lets retrieval offer one right after it, when a later agent
 makes the same slip. The verdict is the agent's, never a checker's, and says so (`malformed`).
 Agents do this only when asked (`AgentLimits.memory_after_malformed`, `[memory] after_malformed`):
-on humaneval a 0.5B copied such a record's code for another task into its answer (README).
+on humaneval a 0.5B copied such a record's code for another task into its answer (docs/results.md).
 
 The decision after a malformed answer carries the task's facts plus `malformed_answer = true`
 and none of the action's facts (the raw text is no action a domain can describe), so a record

@@ -1,5 +1,11 @@
 """Experiments: task selection, runs, run directories, metrics and reports."""
 
+from countermem.experiment._config_reference import (
+    config_reference,
+    config_sections,
+    undocumented_keys,
+    write_config_reference,
+)
 from countermem.experiment._metrics import PerTask, RunMetrics, TokenSplit, compute_metrics
 from countermem.experiment._paired import PairedMeasures, Spread, paired_measures, spread
 from countermem.experiment._report import write_run_report
@@ -62,6 +68,8 @@ __all__ = [
     "collect_analyses",
     "collect_rows",
     "compute_metrics",
+    "config_reference",
+    "config_sections",
     "derive_condition",
     "domain_of",
     "is_generator_prompt",
@@ -76,6 +84,8 @@ __all__ = [
     "select_tasks",
     "simulated_llm_for",
     "spread",
+    "undocumented_keys",
+    "write_config_reference",
     "write_run_report",
     "write_study_folder_report",
     "write_study_report",

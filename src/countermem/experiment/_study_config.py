@@ -27,13 +27,21 @@ TRANSFER_CONDITIONS: tuple[TransferCondition, ...] = ("original-environment", "n
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    """Unknown keys are errors; field docstrings become descriptions (docs/configuration.md is made from them)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
 
 class BackboneSpec(_Strict):
+    """`[backbones.<name>]`: one LLM the agents run on; `<name>` becomes a folder of the results."""
+
     kind: BackboneKind
+    """`local`: an embedded GGUF model (llama.cpp); `openai`: any OpenAI-compatible server;
+    `scripted`: replays each task's known answer (a plumbing test); `simulated`: the SIMULATED test bed."""
     model: str = ""
+    """The model: a registry name for `local` (`countermem models list`), the server's model id for `openai`."""
     base_url: str | None = None
+    """The server's URL for `openai`, e.g. `http://127.0.0.1:8000/v1`."""
     api_key_env: str | None = None
     """Name of the environment variable holding the API key; the key itself never enters the config."""
 
@@ -54,8 +62,12 @@ class SplitSizes(_Strict):
     source: int | None = Field(20, alias="construct")
     """Source (construction) tasks; written `construct` in the TOML file."""
     train: int | None = 10
+    """Training tasks (they update only the selector)."""
     heldout: int | None = 20
+    """Held-out tasks (store and selector frozen); they never reach construction or training."""
     by_environment: bool = True
+    """Keep all tasks of one environment (a database, a Coq environment) in one split, so held-out
+    tasks meet new environments; False mixes them (the transfer analysis's original environment)."""
 
     @model_validator(mode="after")
     def _positive(self) -> SplitSizes:
@@ -66,45 +78,61 @@ class SplitSizes(_Strict):
 
 
 class AgentSettings(_Strict):
+    """`[agent]`: the budget of every agent run."""
+
     max_steps: int = 5
+    """LLM turns per trial (malformed answers included)."""
     max_trials: int = 3
+    """Trials per task for Reflexion (ReAct makes one)."""
     max_tokens: int = 16000
+    """Prompt plus completion tokens per task, over all trials."""
     max_new_tokens: int = 384
+    """Tokens per LLM answer."""
     temperature: float = 0.0
+    """Sampling temperature of the agent's LLM (0: greedy)."""
 
 
 class GeneratorConfig(GeneratorSettings):
-    """`[memory.generator]`: Module I's settings, and optionally its own model.
-
-    `model` names another model of the same backbone kind (and server) that writes the
-    alternatives, e.g. the 1.5B builds records that the 0.5B agent then uses; empty: the agent's.
-    """
+    """`[memory.generator]`: Module I's settings, and optionally its own model."""
 
     model: str = ""
+    """Another model of the same backbone kind (and server) that writes the alternatives, e.g. the
+    1.5B builds records that the 0.5B agent then uses; empty: the agent's model."""
 
     def settings(self) -> GeneratorSettings:
         return GeneratorSettings(**self.model_dump(exclude={"model"}))
 
 
 class MemoryConfig(_Strict):
+    """`[memory]`: how countermem builds, keeps and offers records."""
+
     capacity: int = 200
+    """Records the store holds; beyond it the retention rule evicts."""
     embedder: Literal["minilm", "lexical"] = "minilm"
+    """How situations are embedded for ranking: `minilm` (all-MiniLM-L6-v2) or `lexical` (no model)."""
     k: int = 3
+    """Records offered at most per decision (after the condition filter and ranking)."""
     selector: Literal["dqn", "top1", "skip", "random"] = "dqn"
+    """Who picks among the offered records: the learned `dqn`, or the fixed `top1`, `skip` and `random`."""
     train_epochs: int = 1
+    """Passes over the training split that update the selector."""
     min_gain: float = 0.05
+    """An alternative becomes a record only when its utility beats the failed action's by more than this."""
     max_alternatives: int = 4
+    """Alternatives checked at most per failed action."""
     construct_advice: Literal["none", "top1"] = "top1"
-    """Offer records of earlier source tasks during construction, so reuse statistics exist."""
+    """`top1`: offer records of earlier source tasks during construction, so reuse statistics exist; `none`: offer none."""
     show_task: bool = False
-    """Offered records show their source task (`Past task:`); opt-in (see AdvisorOptions)."""
+    """Offered records open with their source task (`Past task: ...`); opt-in (no gain in the one cell measured)."""
     max_advice_tokens: int | None = Field(default=None, ge=16)
     """Most tokens one offered record may add to a prompt; longer renderings fall back to the
     record's verified lesson, then its correction alone, else it is not shown. None: no cap."""
     after_malformed: bool = False
     """Learn from malformed answers (no `Action:` line) and advise after them; opt-in (harmed on humaneval)."""
     dqn: DQNConfig = Field(default_factory=DQNConfig)
+    """`[memory.dqn]`: the selector's network and training."""
     generator: GeneratorConfig = Field(default_factory=lambda: GeneratorConfig())
+    """`[memory.generator]`: how failed actions get their alternatives (Module I)."""
     lesson: LessonSettings = Field(default_factory=LessonSettings)
     """`[memory.lesson]`: construction writes and verifies a lesson for each admitted content record;
     needed by methods that show lessons (countermem-lesson)."""
@@ -114,28 +142,43 @@ class SimulationSettings(_Strict):
     """Parameters of the SIMULATED backbone's generator (see countermem.experiment._simulation)."""
 
     universal_rate: float = 0.3
+    """Share of the simulated generator's records written with condition `none` (universal)."""
     wrong_first_rate: float = 0.5
+    """Share of simulated generator answers that put the plausible wrong repair first."""
 
 
 class BaselineSettings(_Strict):
+    """`[baselines]`: the comparison methods' settings."""
+
     best_of_n: int = 4
+    """Independent attempts per task of `best-of-n`."""
     best_of_n_temperature: float = 0.7
+    """Sampling temperature of those attempts."""
     matts_k: int = 3
+    """Trajectories per source task of `reasoningbank-matts` (parallel scaling)."""
     matts_temperature: float = 0.7
+    """Sampling temperature of those trajectories."""
     strategy_k: int = 1
+    """Strategy items the ReasoningBank methods offer per task."""
     retention_capacity: int = 50
     """Capacity of the retention-rule methods: below the number of admitted records, or no rule ever evicts."""
 
 
 class AnalysisSettings(_Strict):
+    """`[analyses]`: the study's extra analyses; each is off while its list is empty."""
+
     transfer: list[TransferCondition] = Field(default_factory=list)
+    """Transfer conditions to measure: `original-environment`, `new-environment`, `look-alike`."""
     transfer_methods: list[str] = Field(default_factory=lambda: ["countermem"])
+    """Methods the transfer analysis runs."""
     accumulation: list[int] = Field(default_factory=list)
     """Checkpoints in processed source tasks, e.g. [0, 5, 10, 20]."""
     accumulation_methods: list[str] = Field(default_factory=lambda: ["countermem"])
+    """Methods the accumulation analysis runs (each must keep a store)."""
     budgets: list[int] = Field(default_factory=list)
     """Per-task token budgets for the common-budget comparison."""
     budget_methods: list[str] = Field(default_factory=lambda: ["none", "countermem"])
+    """Methods compared at each budget."""
 
     @model_validator(mode="after")
     def _sane(self) -> AnalysisSettings:
@@ -149,25 +192,42 @@ class AnalysisSettings(_Strict):
 
 
 class StudyConfig(_Strict):
+    """The whole study file: its top-level keys, then one table per section."""
+
     name: str = "study"
+    """The study's name, shown in its report."""
     benchmarks: list[str]
+    """Benchmarks to run (`countermem benchmarks` lists them); one whose data or checker is missing is skipped."""
     agents: list[Literal["react", "reflexion"]] = Field(default=["react"])
+    """Agents to run: `react`, `reflexion`."""
     methods: list[str] = Field(default_factory=lambda: ["none", "countermem"])
+    """Methods to compare (listed below); `none` is every other method's paired twin."""
     seeds: list[int] = Field(default_factory=lambda: [0])
+    """Seeds; each gives its own split and task order."""
     backbones: dict[str, BackboneSpec]
+    """`[backbones.<name>]`: the LLMs to run on, at least one."""
     split: SplitSizes = Field(default_factory=SplitSizes)
+    """`[split]`: tasks per split."""
     agent: AgentSettings = Field(default_factory=AgentSettings)
+    """`[agent]`: the agents' budget."""
     memory: MemoryConfig = Field(default_factory=MemoryConfig)
+    """`[memory]`: countermem's settings."""
     baselines: BaselineSettings = Field(default_factory=BaselineSettings)
+    """`[baselines]`: the comparison methods' settings."""
     analyses: AnalysisSettings = Field(default_factory=AnalysisSettings)
+    """`[analyses]`: transfer, accumulation and common-budget analyses."""
     simulation: SimulationSettings = Field(default_factory=SimulationSettings)
+    """`[simulation]`: the SIMULATED backbone's generator."""
     shard_size: int = Field(default=0, ge=0)
     """Split every evaluation run into shards of this many tasks, so that --workers share one run
     (results are the same: the store and selector are frozen there). 0: one job per run."""
     cache: bool = True
     """Keep every LLM reply in the study's response cache, so that a resumed stage replays it."""
     data_dir: Path | None = None
+    """The benchmark data root (one folder per benchmark); empty: `$COUNTERMEM_DATA_DIR`, else the first
+    `shared/data` beside the working directory or a parent."""
     unsafe_no_sandbox: bool = False
+    """Run model-written code without bubblewrap; only where you accept that risk."""
 
     @model_validator(mode="after")
     def _non_empty(self) -> StudyConfig:

@@ -3,7 +3,7 @@
 Why a record type of its own: a 0.5B agent on humaneval writes correct code with no `Action:`
 line more often than it writes wrong code, and the re-prompt alone rarely fixes that. The
 verified lesson (keep the code, add the line) transfers to every later task; the source task's
-code does not, and a small model shown it copies it into the wrong task (README, the humaneval
+code does not, and a small model shown it copies it into the wrong task (docs/results.md, the humaneval
 cell). So such a record is recognised from its own content, and advice shows its edit applied to
 the current answer (`countermem.core._advice_format.FORM_REPAIR_FORMAT`).
 """

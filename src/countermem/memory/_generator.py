@@ -106,18 +106,25 @@ RepairMode = Literal["edit", "resolve"]
 class GeneratorSettings(BaseModel):
     """How Module I asks for alternatives; part of a construct stage's config hash."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     strategy: Strategy = "sampled"
+    """`sampled`: one alternative per call, greedy then sampled; `batch`: all alternatives and their
+    conditions in one call (what the SIMULATED test bed answers)."""
     samples: int = Field(default=4, ge=0, le=32)
     """Calls at `temperature` after the greedy one (sampled strategy)."""
     greedy: bool = True
+    """Make the first call greedy (sampled strategy)."""
     temperature: float = Field(default=0.8, ge=0.0, le=2.0)
+    """Sampling temperature of the calls after the greedy one."""
     extra_draws: int = Field(default=2, ge=0, le=32)
     """Further sampled calls allowed to replace copies of the failed action or of earlier alternatives."""
     max_tokens: int | None = Field(default=None, ge=16)
-    """None: per action language (`SAMPLED_MAX_TOKENS`), or `DEFAULT_MAX_TOKENS` for batch."""
+    """Tokens per generator call; not set: a default per action language (`SAMPLED_MAX_TOKENS`,
+    768 where none is listed), or `DEFAULT_MAX_TOKENS` (1536) for the batch strategy."""
     conditions: ConditionSource = "derived"
+    """`derived`: a record's condition is read off the facts the domain computes; `model`: the
+    generator writes it."""
     rarity: bool = False
     """Derived conditions: rank situation atoms by how rarely they hold over the source tasks."""
     grammar: bool = False
@@ -129,11 +136,11 @@ class GeneratorSettings(BaseModel):
     """After a malformed answer that holds a closed code block, check that block as the first
     alternative (no LLM call; `form_repair_alternative`)."""
     malformed_draws: bool | Literal["without_block"] = True
-    """Ask the LLM for alternatives to a malformed answer too; False: a malformed answer gets its
-    form repair only, while failed checks get the usual draws; "without_block": draws only for a
+    """Ask the LLM for alternatives to a malformed answer too; `false`: a malformed answer gets its
+    form repair only, while failed checks get the usual draws; `"without_block"`: draws only for a
     malformed answer that has no form repair (no closed code block to salvage, e.g. a proof
     whose block was never opened). Records the 1.5B wrote from malformed answers that held
-    their code harmed on humaneval; form repairs did not (README)."""
+    their code harmed on humaneval; form repairs did not (docs/results.md)."""
     failures_per_task: int | None = Field(default=None, ge=1)
     """At most this many distinct failures of one source task go to the generator (the first
     ones); None: all. A build budget: a small agent can fail five times on one task, and each

@@ -61,14 +61,16 @@ _LESSON_LINE = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*)?lesson(?:\*\*)?\s*[:：]\s*
 class LessonSettings(BaseModel):
     """Whether construction writes lessons for admitted records, and how hard it tries."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     enabled: bool = False
+    """Write and verify a lesson for each admitted content record (needed by `countermem-lesson`)."""
     writes: int = Field(default=2, ge=1, le=4)
     """Calls to write the lesson; the second one names what the first leaked from the task."""
     attempts: int = Field(default=2, ge=1, le=4)
     """Actions drawn from the lesson to verify it (greedy, then sampled); the first that gains counts."""
     max_tokens: int = Field(default=160, ge=32)
+    """Tokens per lesson-writing call."""
     verify_with: str = "agent"
     """Which model applies the lesson in its check: `agent` (the model that will read it) or `generator`."""
 

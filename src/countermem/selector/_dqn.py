@@ -59,18 +59,26 @@ CHECKPOINT_FORMAT = "countermem-dqn-selector/1"
 class DQNConfig(BaseModel):
     """Every hyperparameter of the selector; stored inside each checkpoint."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     max_candidates: int = Field(default=MAX_CANDIDATES, ge=1)
+    """Candidate slots of the observation (records offered at most per decision)."""
     n_facts: int = Field(default=0, ge=0)
+    """Extra decision features a caller supplies (the study supplies none: keep 0)."""
     n_extra: int = Field(default=0, ge=0)
+    """Extra features per candidate a caller supplies (the study supplies none: keep 0)."""
     network: Literal["shared", "mlp"] = "shared"
     """`shared`: one candidate scorer for every slot (see `_SharedCandidateQ`); `mlp`: one plain MLP."""
     hidden: tuple[int, ...] = (64, 64)
+    """Widths of the hidden layers."""
     gamma: float = Field(default=0.9, ge=0.0, le=1.0)
+    """Discount of future rewards."""
     learning_rate: float = Field(default=2e-3, gt=0.0)
+    """Adam's learning rate."""
     batch_size: int = Field(default=32, ge=1)
+    """Transitions per update."""
     buffer_capacity: int = Field(default=10_000, ge=1)
+    """Transitions the replay buffer keeps (oldest dropped first)."""
     learning_starts: int = Field(default=32, ge=1)
     """Updates do nothing until the buffer holds this many transitions (and at least a batch)."""
     fit_updates: int = Field(default=200, ge=0)
@@ -78,18 +86,26 @@ class DQNConfig(BaseModel):
     a training split too small to reach `learning_starts` (10 tasks give about 10 transitions)
     still teaches the selector what it showed, and the run says how little that was."""
     target_update: Literal["hard", "polyak"] = "hard"
+    """How the target network follows the online one: `hard` copies every `target_update_every`
+    updates, `polyak` blends after every update at rate `tau`."""
     target_update_every: int = Field(default=50, ge=1)
     """Updates between hard copies of the online network into the target network."""
     tau: float = Field(default=0.01, gt=0.0, le=1.0)
     """Polyak rate: target <- (1 - tau) * target + tau * online after every update."""
     double_dqn: bool = True
+    """Double DQN targets: the online network picks the next action, the target network values it."""
     epsilon_start: float = Field(default=1.0, ge=0.0, le=1.0)
+    """Exploration rate at the first training decision."""
     epsilon_end: float = Field(default=0.05, ge=0.0, le=1.0)
+    """Exploration rate after `epsilon_decay_steps`."""
     epsilon_decay_steps: int = Field(default=2_000, ge=1)
     """Training decisions (with at least one candidate) over which epsilon falls linearly."""
     huber_delta: float = Field(default=1.0, gt=0.0)
+    """Where the Huber loss turns from quadratic to linear."""
     grad_clip: float = Field(default=10.0, gt=0.0)
+    """Gradient norm clip per update."""
     seed: int = 0
+    """Seed of the network's initialisation and of exploration."""
 
     @model_validator(mode="after")
     def _check(self) -> DQNConfig:
