@@ -30,3 +30,18 @@ def test_probe_subtracts_template_overhead_and_caches() -> None:
     assert count("hello") == 5
     assert count("hi") == 2
     assert server.calls == 3  # empty probe once, then each distinct text once
+
+
+class _NoUsageServer(_Server):
+    def complete(self, messages: list[Message], params: GenerationParams | None = None) -> Completion:
+        self.calls += 1
+        return Completion(text="x", usage=Usage.unknown(), model="m", backend="fake")
+
+
+def test_a_probe_without_usage_is_refused_not_read_as_zero_tokens() -> None:
+    import pytest
+
+    from countermem.core import ConfigError
+
+    with pytest.raises(ConfigError, match=r"without usage.*would read 0"):
+        token_counter(_NoUsageServer())("hello")

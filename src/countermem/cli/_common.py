@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from countermem.core import CountermemError, terminal_safe
+from countermem.core import CountermemError, LLMServerFaultError, terminal_safe
 
 console = Console(stderr=False)
 err_console = Console(stderr=True, soft_wrap=True)
@@ -23,6 +23,9 @@ R = TypeVar("R")
 
 INTERRUPTED_EXIT_CODE = 130
 """What a shell reports for a process ended by Ctrl-C (128 + SIGINT)."""
+SERVER_FAULT_EXIT_CODE = 3
+"""The model server failed (retries, deadline or a reply that is not a chat completion): nothing
+is wrong with the command, and running it again with --resume (or the study again) continues."""
 _SECRET_OPTIONS = frozenset({"api_key"})
 """Never echoed into a hint: the key is read from the environment when the option is left out."""
 
@@ -74,12 +77,27 @@ def resume_command(ctx: typer.Context) -> str:
     return shlex.join([*words, "--resume"])
 
 
+def print_server_fault(error: LLMServerFaultError, how_to_continue: str) -> None:
+    """One line: what the server did, and that finished work is kept and how to continue."""
+    err_console.print(
+        f"[red]error:[/red] {type(error).__name__}: {escape(terminal_safe(str(error)))}; finished tasks are saved, "
+        f"the unfinished ones run again with: {escape(how_to_continue)}",
+        highlight=False,
+    )
+
+
 @contextmanager
 def resume_hint_on_interrupt(ctx: typer.Context) -> Iterator[None]:
-    """On Ctrl-C, say how to continue (finished tasks are on disk) and exit 130, without a traceback."""
+    """On Ctrl-C, say how to continue (finished tasks are on disk) and exit 130, without a traceback.
+
+    A server fault stops the run the same way (exit 3, one line): its task in flight was not
+    recorded, so the printed --resume command redoes it."""
     try:
         yield
     except KeyboardInterrupt:
         err_console.print("[yellow]interrupted[/yellow]: finished tasks are saved; continue the run with")
         err_console.print(resume_command(ctx), markup=False, highlight=False)
         raise typer.Exit(code=INTERRUPTED_EXIT_CODE) from None
+    except LLMServerFaultError as error:
+        print_server_fault(error, resume_command(ctx))
+        raise typer.Exit(code=SERVER_FAULT_EXIT_CODE) from error

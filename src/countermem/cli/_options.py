@@ -12,6 +12,15 @@ BenchmarkName = Annotated[str | None, typer.Option("--benchmark", help="a benchm
 Backbone = Annotated[str, typer.Option(help="local | openai | scripted | simulated")]
 Model = Annotated[str | None, typer.Option(help="local registry name, GGUF path, or server model name")]
 BaseUrl = Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1")]
+RequestTimeout = Annotated[
+    float | None,
+    typer.Option(
+        "--request-timeout",
+        min=0.001,
+        help="seconds one request to an openai-backbone server may take in all (default 120); "
+        "a server that answers later counts as a fault, retried and then stopping the run",
+    ),
+]
 ApiKey = Annotated[str | None, typer.Option(help="API key (default $COUNTERMEM_API_KEY / $OPENAI_API_KEY)")]
 Limit = Annotated[int | None, typer.Option(min=1, help="run at most this many tasks (at least 1; leave out for all)")]
 SplitSeed = Annotated[int, typer.Option(help="seed of the splits and of the task order")]

@@ -19,7 +19,7 @@ from countermem.domains import Benchmark, BenchmarkOptions, benchmark_names, loa
 from countermem.experiment import RunConfig, RunDir, oracle_script, run_tasks, select_tasks
 from countermem.experiment._metrics import RunMetrics, format_per_solved
 from countermem.experiment._runner import DEFAULT_MODELS, ProgressCallback, SplitName
-from countermem.llm import LLM
+from countermem.llm import DEFAULT_REQUEST_TIMEOUT_S, LLM
 
 DEFAULT_BENCHMARK = {
     "sql": "spider",
@@ -71,6 +71,7 @@ def prepare(
     out: Path,
     resume: bool,
     run_config: Callable[[RunConfig], RunConfig] | None = None,
+    request_timeout: float | None = None,
 ) -> Prepared:
     """Load the benchmark, pick the tasks and build the LLM; every check a person would want first.
 
@@ -88,6 +89,7 @@ def prepare(
         raise ConfigError(f"unknown agent {agent!r}; choose react or reflexion")
     if split not in SPLITS:
         raise ConfigError(f"unknown --split {split!r}; choose one of {', '.join(SPLITS)}")
+    check_request_timeout(backbone, request_timeout)
     bench = load_benchmark(name, BenchmarkOptions(data_dir=data_dir, unsafe_no_sandbox=unsafe_no_sandbox))
     availability = bench.availability()
     if not availability.available:
@@ -111,7 +113,7 @@ def prepare(
         script = oracle_script(bench, tasks) if backbone == "scripted" else None
         llm = make_llm(
             backbone, model=model_name or None, base_url=base_url, api_key=api_key, cache_path=None,
-            script=script, seed=seed,
+            script=script, seed=seed, timeout_s=request_timeout or DEFAULT_REQUEST_TIMEOUT_S,
         )
     if cache is not None:
         from countermem.llm import CachedLLM
@@ -150,7 +152,8 @@ def print_metrics(metrics: RunMetrics, out: Path) -> None:
             "task-run tokens",
             f"{tokens.total} (reasoning {tokens.reasoning}, retrieval {tokens.retrieval}, "
             f"augmentation {tokens.augmentation}); model usage: prompt {metrics.usage.prompt_tokens}, "
-            f"completion {metrics.usage.completion_tokens}, reasoning {metrics.usage.reasoning_tokens}",
+            f"completion {metrics.usage.completion_tokens}, reasoning {metrics.usage.reasoning_tokens}"
+            + ("" if metrics.usage.known else f" (lower bounds: {metrics.usage.unknown_calls} call(s) of unknown usage)"),
         ),
         ("evaluator calls per solved task", format_per_solved(metrics.evaluator_calls_per_solved)),
         ("failed attempts per solved task", format_per_solved(metrics.failed_attempts_per_solved)),
@@ -169,6 +172,7 @@ def run(
     model: opt.Model = None,
     base_url: opt.BaseUrl = None,
     api_key: opt.ApiKey = None,
+    request_timeout: opt.RequestTimeout = None,
     limit: opt.Limit = None,
     split: SplitOption = "all",
     split_seed: opt.SplitSeed = 0,
@@ -194,7 +198,7 @@ def run(
             split_by_environment=split_by_environment, seed=seed, agent=agent, max_trials=max_trials,
             max_steps=max_steps, max_tokens=max_tokens, max_new_tokens=max_new_tokens,
             temperature=temperature, cache=cache, data_dir=data_dir, unsafe_no_sandbox=unsafe_no_sandbox,
-            out=out, resume=resume,
+            out=out, resume=resume, request_timeout=request_timeout,
         )
         with progress_bar(len(prepared.tasks)) as on_done:
             metrics = run_tasks(
@@ -202,6 +206,14 @@ def run(
                 resume=resume, on_task_done=on_done, simulated=prepared.simulated,
             )
     print_metrics(metrics, out)
+
+
+def check_request_timeout(backbone: str, request_timeout: float | None) -> None:
+    if request_timeout is not None and backbone != "openai":
+        raise ConfigError(
+            f"--request-timeout bounds requests to a model server (the openai backbone); the {backbone} "
+            "backbone sends none, so leave it out"
+        )
 
 
 def benchmark_name(domain: str | None, benchmark: str | None) -> str:

@@ -24,7 +24,7 @@ from countermem.experiment._stages import (
     stage_config,
     train_selector,
 )
-from countermem.llm import LLM
+from countermem.llm import DEFAULT_REQUEST_TIMEOUT_S, LLM
 from countermem.memory import GeneratorSettings
 
 _PREPARE_KEYS = set(inspect.signature(prepare).parameters)
@@ -109,6 +109,7 @@ def _generator_llm(params: dict[str, Any], config: RunConfig) -> LLM | None:
     return make_generator_llm(
         config.backbone, name, base_url=params.get("base_url"), api_key=params.get("api_key"),
         seed=params["seed"], cache_path=None if cache is None else cache.with_name(cache.stem + "-generator" + cache.suffix),
+        timeout_s=params.get("request_timeout") or DEFAULT_REQUEST_TIMEOUT_S,
     )
 
 
@@ -179,6 +180,7 @@ def construct(
     model: opt.Model = None,
     base_url: opt.BaseUrl = None,
     api_key: opt.ApiKey = None,
+    request_timeout: opt.RequestTimeout = None,
     limit: opt.Limit = None,
     split_seed: opt.SplitSeed = 0,
     split_by_environment: opt.SplitByEnv = True,
@@ -219,6 +221,7 @@ def train(
     model: opt.Model = None,
     base_url: opt.BaseUrl = None,
     api_key: opt.ApiKey = None,
+    request_timeout: opt.RequestTimeout = None,
     limit: opt.Limit = None,
     split_seed: opt.SplitSeed = 0,
     split_by_environment: opt.SplitByEnv = True,
@@ -282,6 +285,7 @@ def evaluate(
     model: opt.Model = None,
     base_url: opt.BaseUrl = None,
     api_key: opt.ApiKey = None,
+    request_timeout: opt.RequestTimeout = None,
     limit: opt.Limit = None,
     split_seed: opt.SplitSeed = 0,
     split_by_environment: opt.SplitByEnv = True,

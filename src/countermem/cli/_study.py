@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Annotated
 
@@ -17,8 +18,14 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from countermem.cli._common import console, err_console, friendly_errors
-from countermem.core import terminal_safe
+from countermem.cli._common import (
+    SERVER_FAULT_EXIT_CODE,
+    console,
+    err_console,
+    friendly_errors,
+    print_server_fault,
+)
+from countermem.core import LLMServerFaultError, terminal_safe
 from countermem.experiment._study import StudyInterrupted, run_study
 from countermem.experiment._study_config import load_study_config
 from countermem.experiment._study_plan import Job, StudyPlan
@@ -101,6 +108,13 @@ def study(config: ConfigArg, out: OutOpt = None, workers: WorkersOpt = 1, no_rep
         except (KeyboardInterrupt, StudyInterrupted):
             err_console.print(f"[yellow]interrupted[/yellow]: run the same command again to resume ({root})")
             raise typer.Exit(code=130) from None
+        except LLMServerFaultError as fault:
+            progress.stop()
+            again = ["countermem", "study", str(config), "--out", str(root)]
+            if workers != 1:
+                again += ["--workers", str(workers)]
+            print_server_fault(fault, shlex.join(again))
+            raise typer.Exit(code=SERVER_FAULT_EXIT_CODE) from fault
     for cell, note in outcome.plan.short_splits.items():
         err_console.print(f"[yellow]short split[/yellow] ({cell}): {note}")
     if outcome.settings_added_since:

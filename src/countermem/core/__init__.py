@@ -12,6 +12,7 @@ from countermem.core._advice_format import (
     render_record_text,
 )
 from countermem.core._errors import (
+    BACKBONE_FAULTS,
     ArtifactMismatchError,
     BudgetExceededError,
     CheckerUnavailableError,
@@ -20,6 +21,7 @@ from countermem.core._errors import (
     DataUnavailableError,
     LLMError,
     LLMRequestRejectedError,
+    LLMServerFaultError,
     LLMUnreachableError,
     ModelIntegrityError,
     ModelUnavailableError,
@@ -54,6 +56,7 @@ from countermem.core._types import (
 
 __all__ = [
     "ADVICE_BLOCK_HEADER",
+    "BACKBONE_FAULTS",
     "MALFORMED_BLOCK_FACT",
     "MALFORMED_FACT",
     "RECORD_TEXT_FORMAT",
@@ -75,6 +78,7 @@ __all__ = [
     "JSONValue",
     "LLMError",
     "LLMRequestRejectedError",
+    "LLMServerFaultError",
     "LLMUnreachableError",
     "MemoryHook",
     "ModelIntegrityError",

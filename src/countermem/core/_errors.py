@@ -32,6 +32,21 @@ class LLMRequestRejectedError(LLMError):
     """
 
 
+class LLMServerFaultError(LLMError):
+    """The model server failed in a way that says nothing about the task: 429/5xx/time-outs until
+    the retries ran out, or a 200 reply that is not a chat completion (not JSON, an HTML page, no
+    choices, no message).
+
+    A fault of the server is not a result of the agent, so it is never recorded as a failed task:
+    the run stops, the task in flight stays unfinished, and `--resume` redoes it.
+    """
+
+
+BACKBONE_FAULTS: tuple[type[LLMError], ...] = (LLMUnreachableError, LLMRequestRejectedError, LLMServerFaultError)
+"""The backend errors that stop a run (or a study) instead of failing one task: each says the
+server, not the agent, went wrong, and leaves the task in flight for `--resume`."""
+
+
 class ModelIntegrityError(CountermemError):
     """Model bytes did not match their pinned size or sha256; they are refused."""
 

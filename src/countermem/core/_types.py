@@ -80,11 +80,28 @@ class CheckResult(_Frozen):
 
 
 class Usage(_Frozen):
-    """Token usage as the backend reported it; reasoning tokens are those a model spent thinking."""
+    """Token usage as the backend reported it; reasoning tokens are those a model spent thinking.
+
+    `unknown_calls` counts the calls whose server sent no usage (some OpenAI-compatible proxies
+    leave it out). Their tokens are unknown, not 0: they add nothing to the token fields, and
+    every sum carries the count, so any total with `unknown_calls > 0` is a lower bound and is
+    reported as one (see `known`).
+    """
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
     reasoning_tokens: int = 0
+    unknown_calls: int = 0
+
+    @classmethod
+    def unknown(cls) -> Usage:
+        """One call whose usage the server did not report."""
+        return cls(unknown_calls=1)
+
+    @property
+    def known(self) -> bool:
+        """False when some call behind these numbers reported no usage (the totals are lower bounds)."""
+        return self.unknown_calls == 0
 
     @property
     def total(self) -> int:
@@ -95,6 +112,7 @@ class Usage(_Frozen):
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
             reasoning_tokens=self.reasoning_tokens + other.reasoning_tokens,
+            unknown_calls=self.unknown_calls + other.unknown_calls,
         )
 
 

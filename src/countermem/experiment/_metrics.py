@@ -4,6 +4,8 @@
 - task-run tokens: reasoning (the agent's own prompt+completion tokens, minus the
   augmentation share) + retrieval + augmentation. The model-reported usage (prompt,
   completion, and the model's hidden reasoning tokens) is kept beside it, unmixed.
+- a model call whose server reported no usage is counted in `usage.unknown_calls`, never as 0
+  tokens; the token totals are then lower bounds, and the metrics carry a warning that says so.
 - task-run tokens, evaluator calls and failed attempts per solved task: totals over all tasks divided by the
   number solved; None when nothing was solved (never a made-up number).
 """
@@ -72,6 +74,13 @@ def _per_solved(total: int, solved: int) -> float | None:
     return None if solved == 0 else total / solved
 
 
+def unknown_usage_warning(usage: Usage) -> str:
+    return (
+        f"{usage.unknown_calls} model call(s) came back without usage from the server; their tokens are "
+        "unknown (not 0), so every token count here is a lower bound"
+    )
+
+
 def compute_metrics(
     outcomes: list[TaskOutcome],
     *,
@@ -113,6 +122,7 @@ def compute_metrics(
         forced_submits=sum(1 for o in outcomes if o.forced_submit),
         cached_llm_calls=cached_llm_calls,
         seconds=sum(o.seconds for o in outcomes),
+        warnings=[unknown_usage_warning(usage)] if not usage.known else [],
         per_task=[
             PerTask(
                 task_id=o.task_id, solved=o.solved, utility=o.final_utility, status=o.final_status,

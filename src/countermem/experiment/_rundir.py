@@ -12,7 +12,7 @@ and a foreign results.jsonl appended to. Each result line goes out in one `write
 line and is fsync-ed, so a crash can tear only the last line; resuming drops such a torn last
 line (with a warning) before appending, while an unreadable line in the middle means the file
 was edited or is not ours, and is refused rather than guessed around. A task id is recorded
-at most once.
+at most once. One process writes a run folder at a time (`_lock`).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from pydantic import BaseModel
 
 from countermem.agents import Event, TaskOutcome
 from countermem.core import ConfigError
+from countermem.experiment._lock import LOCK_NAME, hold_folder
 
 logger = logging.getLogger(__name__)
 TRACKED_PACKAGES = (
@@ -100,7 +101,9 @@ class RunDir:
         """Refuse a folder this run must not write into, and make sure it can write into its own.
 
         Cheap and config-only, so that a command can call it before it spends seconds or minutes
-        loading a model. Creates the folder (empty) when it does not exist.
+        loading a model. Creates the folder (empty but for its lock file) when it does not exist,
+        and takes it for this process (`_lock`): a second writer is refused here, before it loads
+        a model or sends a request.
         """
         if self.path.exists() and not self.path.is_dir():
             raise ConfigError(f"--out {self.path} is a file, not a folder; give a new or empty folder for the run")
@@ -122,10 +125,11 @@ class RunDir:
                 "overwritten; choose a new or empty folder for --out"
             )
         self._ensure_writable()
+        hold_folder(self.path)
 
     def _holds_anything(self) -> bool:
         try:
-            return self.path.is_dir() and any(self.path.iterdir())
+            return self.path.is_dir() and any(p.name != LOCK_NAME for p in self.path.iterdir())
         except OSError as error:
             raise ConfigError(
                 f"cannot read the run directory {self.path}: {error.strerror or error}; choose another --out"

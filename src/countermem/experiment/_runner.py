@@ -1,4 +1,10 @@
-"""Runs an agent over a list of tasks into a run directory, resumably."""
+"""Runs an agent over a list of tasks into a run directory, resumably.
+
+A backend error of one task (a prompt longer than the context, a simulated backbone that does
+not know the task) is that task's failure. A backbone fault (`BACKBONE_FAULTS`: the server is
+unreachable, refuses every request, or failed past its retries) is not: it stops the run with
+the task in flight unfinished, so `--resume` redoes exactly the tasks it did not record.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from countermem.agents import AgentLimits, MemoryHook, ReActAgent, ReflexionAgent, TaskOutcome
 from countermem.agents._react import EventSink
-from countermem.core import ConfigError, LLMError, LLMRequestRejectedError, LLMUnreachableError, Task, Usage
+from countermem.core import BACKBONE_FAULTS, ConfigError, LLMError, Task, Usage
 from countermem.domains import Benchmark, WorldModel, split_tasks
 from countermem.experiment._metrics import RunMetrics, compute_metrics
 from countermem.experiment._report import write_run_report
@@ -116,8 +122,8 @@ def run_tasks(
                 started = time.perf_counter()
                 try:
                     tries.append(agent.run(task))
-                except (LLMUnreachableError, LLMRequestRejectedError):
-                    raise  # every later call would fail alike: stop, and leave this task to --resume
+                except BACKBONE_FAULTS:
+                    raise  # the server failed, not the agent: stop, and leave this task to --resume
                 except LLMError as error:
                     tries.append(_failed_outcome(task, f"llm_error: {error}", time.perf_counter() - started))
             outcome = tries[0] if len(tries) == 1 else best_of(tries)

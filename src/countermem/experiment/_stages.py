@@ -10,8 +10,11 @@ store and checkpoint files) and what came out (records admitted, generator token
 losses, retrieval coverage). Selector-training and construction costs are reported there, on
 their own lines, never inside task-run tokens.
 
-A stage claims its run directory (writes the manifest) before it writes anything beside it, so
-that a store or epoch folders inside `--out` do not make the folder look like someone else's.
+A stage checks everything it was given (the run folder, the store, the checkpoint) before it
+writes anything, so that a refused stage leaves no manifest behind and the corrected command
+needs no `--resume`. It claims its run directory (writes the manifest) before it writes
+anything beside it, so that a store or epoch folders inside `--out` do not make the folder look
+like someone else's.
 Evaluating with a DQN checkpoint that never made an update (a training split too small to reach
 `learning_starts`) is allowed, since it is still a measurement, but the run's metrics and report
 say so: its choices are those of an untrained network.
@@ -217,13 +220,12 @@ def construct_memory(
 ) -> StageResult:
     """Run the agent on source tasks and admit verified corrections of its failures."""
     construct_config = stage_config(config, "construct", settings)
-    run_dir.prepare(construct_config, seed=config.seed, resume=resume)  # before the store, which may live in it
-    settings.store.parent.mkdir(parents=True, exist_ok=True)
-    store = SQLiteStore(
-        settings.store, capacity=settings.capacity, retention=settings.retention, seed=settings.seed,
-        durable=True,
-    )
+    run_dir.check(construct_config, resume=resume)
+    store = None if _made_in_run(settings.store, run_dir) else _construct_store(settings)
     try:
+        run_dir.prepare(construct_config, seed=config.seed, resume=resume)
+        if store is None:
+            store = _construct_store(settings)  # after the manifest: it lives in the run folder
         before = len(store.all())
         generator_settings = settings.generator_for(simulated)
         learner = CounterfactualLearner(
@@ -264,7 +266,8 @@ def construct_memory(
         )
         after = len(store.all())
     finally:
-        store.close()
+        if store is not None:
+            store.close()
     stats = learner.stats
     report = StageReport(
         stage="construct", benchmark=benchmark.name, n_tasks=len(tasks), store=str(settings.store),
@@ -282,6 +285,22 @@ def construct_memory(
     )
     run_dir.write_json("stage.json", report)
     return StageResult(metrics=metrics, report=report)
+
+
+def _made_in_run(store: Path, run_dir: RunDir) -> bool:
+    """A new store inside the run folder is created after the manifest, so that the folder is a run
+    (not someone else's files) when the store appears; any other store is opened first."""
+    return not store.exists() and store.resolve().is_relative_to(run_dir.path.resolve())
+
+
+def _construct_store(settings: MemorySettings) -> SQLiteStore:
+    if settings.store.is_dir():
+        raise ConfigError(f"--store {settings.store} is a folder; give the path of a memory store file")
+    settings.store.parent.mkdir(parents=True, exist_ok=True)
+    return SQLiteStore(
+        settings.store, capacity=settings.capacity, retention=settings.retention, seed=settings.seed,
+        durable=True,
+    )
 
 
 def _learn_while_advising(

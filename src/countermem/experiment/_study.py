@@ -6,6 +6,11 @@ under jobs/, the run directories, the response cache, and report/. Running the s
 again skips finished jobs (after checking their outputs' hashes), reruns unfinished ones from
 their start with cached model replies, and ends with the results an uninterrupted run gives.
 
+A backbone fault (the model server unreachable, refusing every request, or failing past its
+retries and deadline) stops the study instead of failing one job after another: the job in
+flight writes no record, jobs already running in other workers finish or fail first, and
+running the same command again redoes the unfinished jobs.
+
 Parallelism: independent jobs (different cells, methods, analyses, evaluation runs) run at the
 same time on a pool of `workers` processes; each job loads its own benchmark and model. Results
 do not depend on the number of workers: no job reads another's state except the artifacts it
@@ -29,8 +34,9 @@ from pathlib import Path
 from typing import Protocol
 
 from countermem.agents import TaskOutcome
-from countermem.core import ConfigError, CountermemError
+from countermem.core import BACKBONE_FAULTS, ConfigError, CountermemError, LLMError
 from countermem.domains import Benchmark, BenchmarkOptions, load_benchmark
+from countermem.experiment._lock import hold_folder, work_under_parent_lock
 from countermem.experiment._rundir import git_commit, package_versions, write_json_atomic
 from countermem.experiment._study_config import StudyConfig
 from countermem.experiment._study_jobs import JobRecord, execute_job, read_record, verify_record
@@ -181,6 +187,7 @@ def _job_entry(root: Path, config_json: str, job: Job, threads: int, parent: int
     """Process-pool entry point (module level so that it pickles)."""
     if parent is not None:
         watch_parent(parent)
+    work_under_parent_lock(root)
     return execute_job(root, StudyConfig.model_validate_json(config_json), job, threads=threads)
 
 
@@ -234,6 +241,7 @@ def run_study(
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
     root.mkdir(parents=True, exist_ok=True)
+    hold_folder(root)
     benchmarks, skipped = _load_benchmarks(config)
     plan = plan_study(config, benchmarks, skipped)
     manifest = _manifest(root, config, plan, source)
@@ -292,6 +300,12 @@ class _RunCounter:
             raise StudyInterrupted(f"stopped after {self.new} task runs, as asked")
 
 
+def _in_job(job: Job, error: LLMError) -> LLMError:
+    """The backbone fault, naming its job: it stops the whole study (every later job would meet the
+    same server), the job keeps no record, and running the study again redoes it."""
+    return type(error)(f"job {job.id}: {error}")
+
+
 def _blocked_by(job: Job, outcome: StudyOutcome) -> str | None:
     for dep in job.depends:
         if dep in outcome.failed or dep in outcome.blocked:
@@ -318,6 +332,8 @@ def _run_inline(
             record = execute_job(root, config, job, on_task)
         except StudyInterrupted:
             raise
+        except BACKBONE_FAULTS as error:
+            raise _in_job(job, error) from error
         except CountermemError as error:
             outcome.failed[job.id] = f"{type(error).__name__}: {error}"
         except Exception as error:
@@ -364,6 +380,8 @@ def _run_pool(
                     job = running.pop(future)
                     try:
                         record = future.result()
+                    except BACKBONE_FAULTS as error:
+                        raise _in_job(job, error) from error
                     except CountermemError as error:
                         outcome.failed[job.id] = f"{type(error).__name__}: {error}"
                     except Exception as error:

@@ -44,6 +44,15 @@ class BackboneSpec(_Strict):
     """The server's URL for `openai`, e.g. `http://127.0.0.1:8000/v1`."""
     api_key_env: str | None = None
     """Name of the environment variable holding the API key; the key itself never enters the config."""
+    timeout: float | None = Field(default=None, gt=0)
+    """Seconds one request to the server may take in all (openai only; default 120). Not part of
+    what a run measures, but part of the config, so a resume with another value is refused."""
+
+    @model_validator(mode="after")
+    def _timeout_needs_a_server(self) -> BackboneSpec:
+        if self.timeout is not None and self.kind != "openai":
+            raise ValueError(f"timeout bounds requests to a model server (kind openai); a {self.kind} backbone sends none")
+        return self
 
     def api_key(self) -> str | None:
         if self.api_key_env is None:

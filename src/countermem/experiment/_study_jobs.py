@@ -39,7 +39,7 @@ from countermem.experiment._stages import (
 )
 from countermem.experiment._study_config import StudyConfig
 from countermem.experiment._study_plan import Job, cell_tasks, construct_store, selector_checkpoint
-from countermem.llm import LLM, CachedLLM, make_generator_llm, make_llm
+from countermem.llm import DEFAULT_REQUEST_TIMEOUT_S, LLM, CachedLLM, make_generator_llm, make_llm
 from countermem.memory import SQLiteStore
 
 JOBS_DIR = "jobs"
@@ -130,6 +130,7 @@ def build_llm(ctx: JobContext) -> LLM:
         llm = make_llm(
             spec.kind, model=spec.model or DEFAULT_MODELS.get(spec.kind), base_url=spec.base_url,
             api_key=spec.api_key(), seed=ctx.job.cell.seed, n_threads=ctx.threads,
+            timeout_s=spec.timeout or DEFAULT_REQUEST_TIMEOUT_S,
         )
     if ctx.config.cache:
         cache = ctx.root / "cache" / f"{ctx.job.cell.backbone}.sqlite"
@@ -186,7 +187,7 @@ def build_generator_llm(ctx: JobContext) -> LLM | None:
         cache.parent.mkdir(parents=True, exist_ok=True)
     return make_generator_llm(
         spec.kind, name, base_url=spec.base_url, api_key=spec.api_key(), seed=ctx.job.cell.seed,
-        n_threads=ctx.threads, cache_path=cache,
+        n_threads=ctx.threads, cache_path=cache, timeout_s=spec.timeout or DEFAULT_REQUEST_TIMEOUT_S,
     )
 
 

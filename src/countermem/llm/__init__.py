@@ -4,7 +4,7 @@ from countermem.core import sha256_file
 from countermem.llm._cache import CachedLLM, cache_key
 from countermem.llm._factory import BACKBONES, MODEL_BACKBONES, make_generator_llm, make_llm
 from countermem.llm._local import LocalLLM, default_threads, usable_cores
-from countermem.llm._openai import OpenAIChat, RetryPolicy
+from countermem.llm._openai import DEFAULT_REQUEST_TIMEOUT_S, OpenAIChat, RetryPolicy
 from countermem.llm._protocol import LLM, Completion, GenerationParams, Message, Role
 from countermem.llm._pull import (
     ProgressCallback,
@@ -40,6 +40,7 @@ from countermem.llm._tokens import TokenCounter, token_counter
 __all__ = [
     "BACKBONES",
     "DEFAULT_MODEL",
+    "DEFAULT_REQUEST_TIMEOUT_S",
     "LLAMA_CPP_SAMPLING",
     "LLM",
     "MODELS",

@@ -8,7 +8,7 @@ from pathlib import Path
 from countermem.core import ConfigError
 from countermem.llm._cache import CachedLLM
 from countermem.llm._local import LocalLLM
-from countermem.llm._openai import OpenAIChat, RetryPolicy
+from countermem.llm._openai import DEFAULT_REQUEST_TIMEOUT_S, OpenAIChat, RetryPolicy
 from countermem.llm._protocol import LLM
 from countermem.llm._registry import DEFAULT_MODEL
 from countermem.llm._sampling import SamplingValue
@@ -31,7 +31,7 @@ def make_llm(
     n_threads: int | None = None,
     n_ctx: int = 4096,
     seed: int = 0,
-    timeout_s: float = 120.0,
+    timeout_s: float = DEFAULT_REQUEST_TIMEOUT_S,
     retry: RetryPolicy | None = None,
     sampling: Mapping[str, SamplingValue] | str | None = None,
     script: Sequence[ScriptItem] | ScriptFunction | None = None,
@@ -82,6 +82,7 @@ def make_generator_llm(
     cache_path: Path | None = None,
     n_threads: int | None = None,
     seed: int = 0,
+    timeout_s: float = DEFAULT_REQUEST_TIMEOUT_S,
 ) -> LLM:
     """The generator's own model beside the agent's: same backbone kind and server, another model.
 
@@ -94,5 +95,5 @@ def make_generator_llm(
         )
     return make_llm(
         backbone, model=model, base_url=base_url, api_key=api_key, cache_path=cache_path,
-        n_threads=n_threads, seed=seed,
+        n_threads=n_threads, seed=seed, timeout_s=timeout_s,
     )

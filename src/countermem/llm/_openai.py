@@ -13,29 +13,55 @@ request has; it stays a plain `LLMError`, as in the local backend.
 Sampling: the llama.cpp sampler settings of `_sampling` go into every request body, so a
 `llama_cpp.server` answers as the embedded `local` backend does (see that module).
 
+Server faults are not task results. When the retries for 429, 5xx, 408 and time-outs run out,
+or a 200 reply is not a chat completion (not JSON, an HTML page from a proxy, no `choices`, no
+message, a message that is not text; such replies are retried like a 5xx first), the call
+raises `LLMServerFaultError`: the runner stops the run and leaves the task in flight for
+`--resume` instead of scoring the server's failure as the agent's.
+
+Time: `timeout_s` is a total deadline for one HTTP request (connect, send, wait, read the whole
+answer; see `_deadline`), not httpx's per-read time-out, so a server that trickles bytes cannot
+hold a run forever. `RetryPolicy.budget_s` bounds one call's attempts and waits together.
+
 Usage is taken as the server reports it. OpenAI-style servers count reasoning tokens inside
 `completion_tokens` and report them separately in `completion_tokens_details.reasoning_tokens`;
-we keep both numbers as given. A response without a usage block is an error: countermem never
-estimates tokens.
+we keep both numbers as given. countermem never estimates tokens: a 200 reply without a usage
+block (or with token counts that are not integers) is counted as a call of unknown usage
+(`Usage.unknown()`), never as 0 tokens; sums carry the count and reports call such totals
+lower bounds.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import os
 import re
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 import openai
+from openai.types import CompletionUsage
 from openai.types.chat import ChatCompletion, ChatCompletionMessage, ChatCompletionMessageParam
 from pydantic import BaseModel, ConfigDict, Field
 
-from countermem.core import ConfigError, LLMError, LLMRequestRejectedError, LLMUnreachableError, Usage
+from countermem.core import (
+    ConfigError,
+    LLMError,
+    LLMRequestRejectedError,
+    LLMServerFaultError,
+    LLMUnreachableError,
+    Usage,
+)
+from countermem.llm._deadline import deadline_http_client, request_deadline
 from countermem.llm._protocol import Completion, GenerationParams, Message
 from countermem.llm._sampling import SAMPLING_ENV, SamplingValue, resolve_sampling
 
+logger = logging.getLogger(__name__)
 _LOCAL_DUMMY_KEY = "countermem-no-key"
+DEFAULT_REQUEST_TIMEOUT_S = 120.0
+"""Total seconds one HTTP request may take (connect, wait and read the whole answer)."""
 _RETRY_STATUS = frozenset({408, 429})
 _SERVER_TEXT_CHARS = 200
 _CONTEXT_OVERFLOW = re.compile(
@@ -59,6 +85,9 @@ class RetryPolicy(BaseModel):
     max_connect_retries: int = Field(default=1, ge=0)
     """A refused connection is retried at most this often (within `max_retries`): a server that is
     not running will not start in the next seconds, and the user should hear so fast."""
+    budget_s: float = Field(default=600.0, gt=0.0)
+    """Seconds one call may spend on all its attempts and waits together; each attempt's deadline
+    is cut to what is left, and no retry starts once it is spent."""
 
     def delay(self, retry: int) -> float:
         return float(min(self.max_s, self.initial_s * self.multiplier ** (retry - 1)))
@@ -98,7 +127,7 @@ class OpenAIChat:
         *,
         base_url: str | None = None,
         api_key: str | None = None,
-        timeout_s: float = 120.0,
+        timeout_s: float = DEFAULT_REQUEST_TIMEOUT_S,
         connect_timeout_s: float = 5.0,
         retry: RetryPolicy | None = None,
         extra_body: Mapping[str, Any] | None = None,
@@ -108,7 +137,10 @@ class OpenAIChat:
         resolved_model = model or _first_env("COUNTERMEM_MODEL")
         if not resolved_model:
             raise ConfigError("no model name for the openai backend; pass --model or set COUNTERMEM_MODEL")
+        if not timeout_s > 0:
+            raise ConfigError(f"the request time-out must be a positive number of seconds, got {timeout_s}")
         self.model = resolved_model
+        self.timeout_s = float(timeout_s)
         self.retry = retry or RetryPolicy()
         self.sampling = resolve_sampling(sampling)
         self._extra_body = dict(extra_body or {})
@@ -118,8 +150,10 @@ class OpenAIChat:
             api_key=api_key or _first_env("COUNTERMEM_API_KEY", "OPENAI_API_KEY") or _LOCAL_DUMMY_KEY,
             timeout=openai.Timeout(timeout_s, connect=min(connect_timeout_s, timeout_s)),
             max_retries=0,
+            http_client=deadline_http_client(),
         )
         self.base_url = str(self._client.base_url)
+        self._warned_unknown_usage = False
 
     @property
     def name(self) -> str:
@@ -127,44 +161,59 @@ class OpenAIChat:
 
     def complete(self, messages: list[Message], params: GenerationParams | None = None) -> Completion:
         params = params or GenerationParams()
-        started = time.perf_counter()
-        response = self._create_with_retries(messages, params)
-        latency = time.perf_counter() - started
-        return self._to_completion(response, latency)
-
-    def _create_with_retries(self, messages: list[Message], params: GenerationParams) -> ChatCompletion:
-        attempts = self.retry.max_retries + 1
+        policy = self.retry
+        attempts = policy.max_retries + 1
+        started = time.monotonic()
         connect_failures = 0
+        failure = "none"
         for attempt in range(1, attempts + 1):
+            left = policy.budget_s - (time.monotonic() - started)
+            if left <= 0:
+                raise self._fault(f"gave no answer within the retry budget of {policy.budget_s:g} s "
+                                  f"({attempt - 1} attempt(s))", failure)
+            began = time.perf_counter()
+            deadline = min(self.timeout_s, left)
             try:
-                return self._create(messages, params)
+                with request_deadline(deadline):
+                    response = self._create(messages, params)
+                return self._to_completion(response, time.perf_counter() - began)
+            except _BadReply as error:
+                failure = str(error)
+                wait = policy.delay(attempt)
+            except (json.JSONDecodeError, UnicodeDecodeError) as error:
+                failure = f"a 200 reply whose body is not JSON ({type(error).__name__}: {_shorten(str(error), 80)})"
+                wait = policy.delay(attempt)
             except openai.APIConnectionError as error:
                 cause = error.__cause__ or error
                 reason = " ".join(str(cause).split()) or type(cause).__name__
                 if isinstance(error, openai.APITimeoutError) and type(cause).__name__ != "ConnectTimeout":
-                    failure: str = "timed out waiting for the answer"
+                    failure = f"no complete answer within the request deadline of {deadline:g} s ({reason})"
                 else:
                     connect_failures += 1
-                    if connect_failures > self.retry.max_connect_retries or attempt == attempts:
+                    if connect_failures > policy.max_connect_retries or attempt == attempts:
                         raise LLMUnreachableError(
                             f"cannot reach the model server at {self.base_url} ({reason}); check "
                             "that the server is running and that --base-url / COUNTERMEM_BASE_URL points at "
                             "its /v1 endpoint"
                         ) from error
                     failure = f"connection failed ({reason})"
-                wait = self.retry.delay(attempt)
+                wait = policy.delay(attempt)
             except openai.APIStatusError as error:
                 status = error.status_code
                 if status not in _RETRY_STATUS and status < 500:
                     raise self._client_error(error) from error
-                failure = f"HTTP {status}: {error.message}"
+                failure = f"HTTP {status}: {_shorten(' '.join(error.message.split()))}"
                 hinted = _retry_after(error)
-                wait = self.retry.delay(attempt) if hinted is None else min(hinted, self.retry.max_s)
+                wait = policy.delay(attempt) if hinted is None else min(hinted, policy.max_s)
             if attempt < attempts:
-                self._sleep(wait)
-        raise LLMError(
-            f"model server at {self.base_url} failed {attempts} time(s) for model {self.model!r}; "
-            f"last error: {failure}; retry later or raise the retry/time-out settings"
+                self._sleep(max(0.0, min(wait, policy.budget_s - (time.monotonic() - started))))
+        raise self._fault(f"failed {attempts} time(s)", failure)
+
+    def _fault(self, what: str, failure: str) -> LLMServerFaultError:
+        return LLMServerFaultError(
+            f"model server at {self.base_url} {what} for model {self.model!r}; last error: {failure}; "
+            "this is a fault of the server, not a result of the task: retry later, or raise "
+            "--request-timeout / the retry settings"
         )
 
     def _create(self, messages: list[Message], params: GenerationParams) -> ChatCompletion:
@@ -204,30 +253,59 @@ class OpenAIChat:
                 )
         return LLMRequestRejectedError(f"{said}; {hint}; every call would fail alike")
 
-    def _to_completion(self, response: ChatCompletion, latency: float) -> Completion:
-        if not response.choices:
-            raise LLMError(f"model server at {self.base_url} returned no choices for model {self.model!r}")
-        usage = response.usage
-        if usage is None:
-            raise LLMError(
-                f"model server at {self.base_url} returned no usage block; countermem never estimates "
-                "tokens, so use a server that reports usage (vLLM, SGLang, llama.cpp server and Ollama do)"
-            )
-        details = usage.completion_tokens_details
-        reasoning_tokens = (details.reasoning_tokens if details is not None else None) or 0
-        message = response.choices[0].message
+    def _to_completion(self, response: object, latency: float) -> Completion:
+        """The reply as a Completion, or `_BadReply` when a 200 carried something else.
+
+        The SDK does not validate replies: an HTML page comes back as a str, a JSON object
+        without the expected fields as a half-built model, so each field is checked here.
+        """
+        if not isinstance(response, ChatCompletion):
+            shown = _shorten(" ".join(response.split()), 80) if isinstance(response, str) else type(response).__name__
+            raise _BadReply(f"a 200 reply that is not a chat completion ({shown})")
+        choices = response.choices
+        if not isinstance(choices, list) or not choices:
+            raise _BadReply("a 200 reply with no choices")
+        message = getattr(choices[0], "message", None)
+        if not isinstance(message, ChatCompletionMessage):
+            raise _BadReply("a 200 reply whose first choice has no message")
+        if not isinstance(message.content, str | None):
+            raise _BadReply(f"a 200 reply whose message content is a {type(message.content).__name__}, not text")
+        model = response.model if isinstance(response.model, str) and response.model else self.model
         return Completion(
             text=message.content or "",
-            usage=Usage(
-                prompt_tokens=usage.prompt_tokens or 0,
-                completion_tokens=usage.completion_tokens or 0,
-                reasoning_tokens=reasoning_tokens,
-            ),
-            model=response.model or self.model,
+            usage=self._usage(response.usage),
+            model=model,
             backend=self.backend,
             latency_s=latency,
             reasoning=_reasoning_text(message),
         )
+
+    def _usage(self, usage: object) -> Usage:
+        prompt = getattr(usage, "prompt_tokens", None)
+        completion = getattr(usage, "completion_tokens", None)
+        if not isinstance(usage, CompletionUsage) or not _count(prompt) or not _count(completion):
+            if not self._warned_unknown_usage:
+                self._warned_unknown_usage = True
+                logger.warning(
+                    "model server at %s sent a reply without usage; such calls are counted as unknown "
+                    "usage (token totals become lower bounds), never as 0 tokens", self.base_url,
+                )
+            return Usage.unknown()
+        details = usage.completion_tokens_details
+        reasoning = getattr(details, "reasoning_tokens", None)
+        return Usage(
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            reasoning_tokens=reasoning if _count(reasoning) else 0,
+        )
+
+
+class _BadReply(Exception):
+    """A 200 reply that is not a chat completion; retried, and a server fault when retries run out."""
+
+
+def _count(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _server_text(error: openai.APIStatusError) -> str:

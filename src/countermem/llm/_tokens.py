@@ -6,7 +6,8 @@ A rendered memory record sits in the agent's prompt; its share of the prompt tok
 count is measured: one request with the text as the only user message and `max_tokens=1`, minus
 the prompt tokens of the same request with an empty message (the chat template's overhead).
 Each text is measured once per process; the probe requests are real calls and are not part of
-task-run tokens.
+task-run tokens. A server that answers the probe without usage stops the run (ConfigError):
+the count would otherwise read 0.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+from countermem.core import ConfigError
 from countermem.llm._protocol import LLM, GenerationParams, Message
 
 TokenCounter = Callable[[str], int]
@@ -28,6 +30,12 @@ class _ProbeCounter:
 
     def _prompt_tokens(self, text: str) -> int:
         completion = self.llm.complete([Message(role="user", content=text)], self._params)
+        if not completion.usage.known:
+            raise ConfigError(
+                f"{self.llm.name} answered a token-count probe without usage, so the augmentation tokens of "
+                "memory cannot be measured (they would read 0); use a server that reports usage (vLLM, "
+                "SGLang, llama.cpp server and Ollama do), or run without memory"
+            )
         return completion.usage.prompt_tokens
 
     def __call__(self, text: str) -> int:

@@ -200,6 +200,7 @@ def _minus(after: Usage, before: Usage) -> Usage:
         prompt_tokens=after.prompt_tokens - before.prompt_tokens,
         completion_tokens=after.completion_tokens - before.completion_tokens,
         reasoning_tokens=after.reasoning_tokens - before.reasoning_tokens,
+        unknown_calls=after.unknown_calls - before.unknown_calls,
     )
 
 

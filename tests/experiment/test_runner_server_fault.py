@@ -1,0 +1,110 @@
+"""A server fault is not a task result: the run stops, the task stays unfinished, resume redoes it."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from countermem.core import LLMServerFaultError, Task
+from countermem.experiment import RunConfig, RunDir, oracle_script, run_tasks, select_tasks
+from countermem.llm import Message, OpenAIChat, RetryPolicy
+
+FAULTS: dict[str, tuple[int, str, bytes]] = {
+    "503": (503, "application/json", b'{"error": {"message": "overloaded"}}'),
+    "html": (200, "text/html", b"<html><body>upstream proxy error</body></html>"),
+    "broken-json": (200, "application/json", b'{"choices": [{"mess'),
+    "no-choices": (200, "application/json", b'{"id": "c", "object": "chat.completion", "choices": []}'),
+}
+
+
+class OracleServer:
+    """Answers from the oracle script; in `mode` "ok" with usage, "no-usage" without, else a fault."""
+
+    def __init__(self, script: Callable[[list[Message]], str]) -> None:
+        self.mode = "ok"
+        self.requests = 0
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
+                server.requests += 1
+                if server.mode in FAULTS:
+                    status, kind, payload = FAULTS[server.mode]
+                else:
+                    status, kind = 200, "application/json"
+                    text = script([Message(**m) for m in body["messages"]])
+                    reply: dict[str, Any] = {
+                        "id": "c", "object": "chat.completion", "created": 0, "model": body["model"],
+                        "choices": [{"index": 0, "finish_reason": "stop",
+                                     "message": {"role": "assistant", "content": text}}],
+                    }
+                    if server.mode == "ok":
+                        reply["usage"] = {"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7}
+                    payload = json.dumps(reply).encode()
+                self.send_response(status)
+                self.send_header("content-type", kind)
+                self.send_header("content-length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def log_message(self, *args: object) -> None:
+                return None
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.02,), daemon=True)
+
+
+@pytest.fixture
+def toy_run(toy_benchmark: Any) -> Iterator[tuple[OracleServer, list[Task], RunConfig, OpenAIChat]]:
+    tasks = select_tasks(toy_benchmark, RunConfig(benchmark="toy-add", backbone="openai", model="m", limit=4))
+    served = OracleServer(oracle_script(toy_benchmark, tasks))
+    served.thread.start()
+    config = RunConfig(benchmark="toy-add", backbone="openai", model="m", base_url=served.url, limit=4)
+    llm = OpenAIChat("m", base_url=served.url, api_key="k", retry=RetryPolicy(max_retries=2, initial_s=0.0))
+    yield served, tasks, config, llm
+    served.httpd.shutdown()
+    served.httpd.server_close()
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_a_server_fault_stops_the_run_and_resume_redoes_exactly_the_unfinished_tasks(
+    toy_benchmark: Any, toy_run: tuple[OracleServer, list[Task], RunConfig, OpenAIChat], tmp_path: Path,
+    fault: str,
+) -> None:
+    served, tasks, config, llm = toy_run
+
+    def on_done(outcome: Any, count: int, total: int) -> None:
+        if count == 1:
+            served.mode = fault
+
+    with pytest.raises(LLMServerFaultError) as caught:
+        run_tasks(config, llm, toy_benchmark, tasks, RunDir(tmp_path), on_task_done=on_done)
+    assert "\n" not in str(caught.value) and served.url in str(caught.value)
+    finished = RunDir(tmp_path).finished()
+    assert [o.task_id for o in finished] == [tasks[0].id], "the task in flight is not recorded as failed"
+    assert not (tmp_path / "metrics.json").exists()
+
+    served.mode, served.requests = "ok", 0
+    metrics = run_tasks(config, llm, toy_benchmark, tasks, RunDir(tmp_path), resume=True)
+    assert served.requests == 2 * 3, "resume ran the three unfinished tasks (two requests each), and only those"
+    assert metrics.n_tasks == 4 and metrics.n_solved == 4 and metrics.usage.known
+
+
+def test_a_run_without_usage_counts_it_as_unknown_and_says_so(
+    toy_benchmark: Any, toy_run: tuple[OracleServer, list[Task], RunConfig, OpenAIChat], tmp_path: Path
+) -> None:
+    served, tasks, config, llm = toy_run
+    served.mode = "no-usage"
+    metrics = run_tasks(config, llm, toy_benchmark, tasks[:2], RunDir(tmp_path))
+    assert metrics.n_solved == 2, "a reply without usage is still an answer"
+    assert metrics.usage.unknown_calls == served.requests > 0 and metrics.usage.total == 0
+    assert any("lower bound" in w and f"{served.requests} model call(s)" in w for w in metrics.warnings)
+    assert "lower bound" in (tmp_path / "report.md").read_text()
