@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
@@ -101,3 +102,47 @@ def resume_hint_on_interrupt(ctx: typer.Context) -> Iterator[None]:
     except LLMServerFaultError as error:
         print_server_fault(error, resume_command(ctx))
         raise typer.Exit(code=SERVER_FAULT_EXIT_CODE) from error
+
+
+def format_duration(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s"
+
+
+def eta(elapsed: float, done: int, total: int) -> str:
+    """Time left at the pace so far; `?` before the first finished item."""
+    if done <= 0 or total <= done:
+        return "?" if done <= 0 else "0m00s"
+    return format_duration(elapsed / done * (total - done))
+
+
+class ProgressLines:
+    """Plain progress lines for a log file, CI or nohup, where a live bar shows nothing.
+
+    A line per finished item, but at most one every `interval_s` seconds per key (the last item
+    always gets its line), so a fast run does not flood its log."""
+
+    def __init__(self, interval_s: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.interval_s = interval_s
+        self.clock = clock
+        self.started = clock()
+        self._last: dict[str, float] = {}
+
+    def elapsed(self) -> float:
+        return self.clock() - self.started
+
+    def print(self, key: str, text: str, *, final: bool = False) -> bool:
+        now = self.clock()
+        last = self._last.get(key)
+        if not final and last is not None and now - last < self.interval_s:
+            return False
+        self._last[key] = now
+        console.print(f"progress: {terminal_safe(text)}", highlight=False, markup=False, soft_wrap=True)
+        return True
+
+
+def plain_progress(quiet: bool) -> bool:
+    """Whether to print progress lines: not on a terminal (where the live bar is shown) and not quiet."""
+    return not quiet and not console.is_terminal

@@ -36,6 +36,7 @@ MaxNewTokens = Annotated[int, typer.Option(help="tokens per LLM answer")]
 Temperature = Annotated[float, typer.Option(help="sampling temperature")]
 Out = Annotated[Path, typer.Option(help="run directory")]
 Resume = Annotated[bool, typer.Option(help="continue the run in OUT, skipping finished tasks")]
+Quiet = Annotated[bool, typer.Option("--quiet", help="no progress lines (printed per finished task when not on a terminal)")]
 Cache = Annotated[Path | None, typer.Option(help="response cache file (SQLite) for reproducible, free reruns")]
 DataDir = Annotated[Path | None, typer.Option(help="data root holding <benchmark>/SOURCE.md")]
 Unsafe = Annotated[

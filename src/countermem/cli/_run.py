@@ -13,7 +13,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from countermem.agents import TaskOutcome
 from countermem.cli import _options as opt
-from countermem.cli._common import console, friendly_errors, resume_hint_on_interrupt
+from countermem.cli._common import (
+    ProgressLines,
+    console,
+    eta,
+    format_duration,
+    friendly_errors,
+    plain_progress,
+    resume_hint_on_interrupt,
+)
 from countermem.core import ConfigError, Task
 from countermem.domains import Benchmark, BenchmarkOptions, benchmark_names, load_benchmark
 from countermem.experiment import RunConfig, RunDir, oracle_script, run_tasks, select_tasks
@@ -128,8 +136,26 @@ def prepare(
 
 
 @contextmanager
-def progress_bar(total: int) -> Iterator[ProgressCallback]:
+def progress_bar(total: int, quiet: bool = False) -> Iterator[ProgressCallback]:
+    """A live bar on a terminal; plain lines per finished task elsewhere (a log, CI); nothing if quiet."""
     solved = 0
+    if plain_progress(quiet):
+        lines = ProgressLines()
+
+        def on_line(outcome: TaskOutcome, done: int, total_: int) -> None:
+            nonlocal solved
+            solved += int(outcome.solved)
+            elapsed = lines.elapsed()
+            lines.print(
+                "run", f"{done}/{total_} tasks, solved {solved}, {format_duration(elapsed)} elapsed, "
+                f"ETA {eta(elapsed, done, total_)}", final=done >= total_,
+            )
+
+        yield on_line
+        return
+    if quiet or not console.is_terminal:
+        yield lambda outcome, done, total_: None
+        return
     with Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("solved {task.fields[solved]}"), TimeElapsedColumn(), console=console,
@@ -189,6 +215,7 @@ def run(
     cache: opt.Cache = None,
     data_dir: opt.DataDir = None,
     unsafe_no_sandbox: opt.Unsafe = False,
+    quiet: opt.Quiet = False,
 ) -> None:
     """Run an agent (no memory) on a benchmark and print its measures."""
     with resume_hint_on_interrupt(ctx):
@@ -200,7 +227,7 @@ def run(
             temperature=temperature, cache=cache, data_dir=data_dir, unsafe_no_sandbox=unsafe_no_sandbox,
             out=out, resume=resume, request_timeout=request_timeout,
         )
-        with progress_bar(len(prepared.tasks)) as on_done:
+        with progress_bar(len(prepared.tasks), quiet) as on_done:
             metrics = run_tasks(
                 prepared.config, prepared.llm, prepared.benchmark, prepared.tasks, RunDir(out),
                 resume=resume, on_task_done=on_done, simulated=prepared.simulated,

@@ -65,7 +65,7 @@ def _stage(stage: Literal["construct", "train", "evaluate"], params: dict[str, A
     )
     out: Path = params["out"]
     common = {"resume": params["resume"], "simulated": prepared.simulated}
-    with progress_bar(len(prepared.tasks)) as on_done:
+    with progress_bar(len(prepared.tasks), params.get("quiet", False)) as on_done:
         args = (prepared.config, settings, prepared.llm, prepared.benchmark, prepared.tasks, RunDir(out))
         if stage == "construct":
             result = construct_memory(
@@ -205,6 +205,7 @@ def construct(
     cache: opt.Cache = None,
     data_dir: opt.DataDir = None,
     unsafe_no_sandbox: opt.Unsafe = False,
+    quiet: opt.Quiet = False,
 ) -> None:
     """Build memory on the construction split: verified corrections of the agent's failures."""
     _run_stage("construct", dict(locals()))
@@ -241,6 +242,7 @@ def train(
     cache: opt.Cache = None,
     data_dir: opt.DataDir = None,
     unsafe_no_sandbox: opt.Unsafe = False,
+    quiet: opt.Quiet = False,
 ) -> None:
     """Train the DQN selector on the training split; the store is read-only here."""
     if checkpoint is None:
@@ -305,6 +307,7 @@ def evaluate(
     cache: opt.Cache = None,
     data_dir: opt.DataDir = None,
     unsafe_no_sandbox: opt.Unsafe = False,
+    quiet: opt.Quiet = False,
 ) -> None:
     """Evaluate on held-out tasks with the store and selector frozen (greedy)."""
     _run_stage("evaluate", dict(locals()))

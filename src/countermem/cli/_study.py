@@ -20,13 +20,16 @@ from rich.progress import (
 
 from countermem.cli._common import (
     SERVER_FAULT_EXIT_CODE,
+    ProgressLines,
     console,
     err_console,
+    eta,
+    format_duration,
     friendly_errors,
     print_server_fault,
 )
 from countermem.core import LLMServerFaultError, terminal_safe
-from countermem.experiment._study import StudyInterrupted, run_study
+from countermem.experiment._study import JobProgress, StudyInterrupted, run_study
 from countermem.experiment._study_config import load_study_config
 from countermem.experiment._study_plan import Job, StudyPlan
 
@@ -36,6 +39,9 @@ OutOpt = Annotated[
 ]
 WorkersOpt = Annotated[int, typer.Option("--workers", help="jobs run at once, each in its own process")]
 NoReportOpt = Annotated[bool, typer.Option("--no-report", help="skip writing report/ at the end")]
+QuietOpt = Annotated[
+    bool, typer.Option("--quiet", help="no progress lines (printed per finished task when not on a terminal)")
+]
 
 
 class _Display:
@@ -78,10 +84,65 @@ class _Display:
         assert self.runs_task is not None
         self.progress.update(self.runs_task, completed=done)
 
+    def job_progress(self, progress: JobProgress) -> None:
+        """The live bar counts task runs already."""
+
     def _status(self) -> None:
         assert self.jobs is not None
         shown = ", ".join(self.running[:2]) + (f" +{len(self.running) - 2}" if len(self.running) > 2 else "")
         self.progress.update(self.jobs, status=shown)
+
+
+class _Lines:
+    """The study's progress as plain lines, for a log file, CI or nohup (no live bar there)."""
+
+    def __init__(self, quiet: bool, lines: ProgressLines | None = None) -> None:
+        self.quiet = quiet
+        self.lines = lines or ProgressLines()
+        self.total_runs = 0
+        self.start_runs = 0
+        self.done_runs = 0
+        self.jobs_done = 0
+        self.total_jobs = 0
+
+    def start(self, plan: StudyPlan, done_runs: int, done_jobs: int) -> None:
+        self.total_runs = sum(j.planned_runs for j in plan.jobs)
+        self.start_runs = self.done_runs = done_runs
+        self.jobs_done, self.total_jobs = done_jobs, len(plan.jobs)
+        for name, why in plan.skipped.items():
+            console.print(f"skipped {name}: {why}", highlight=False, markup=False)
+        if done_jobs:
+            console.print(f"resuming: {done_jobs} of {len(plan.jobs)} jobs already finished (outputs verified)")
+        if not self.quiet:
+            console.print(f"progress: {self.total_runs - done_runs} task runs to go in {len(plan.jobs) - done_jobs} jobs")
+
+    def job_started(self, job: Job) -> None:
+        if not self.quiet:
+            console.print(f"started {job.id} ({job.planned_runs} tasks)", highlight=False, markup=False)
+
+    def job_finished(self, job: Job, error: str | None) -> None:
+        if error is not None:
+            err_console.print(f"failed {job.id}: {_first_line(error)}", highlight=False, markup=False)
+            return
+        self.jobs_done += 1
+        console.print(f"done {job.id} ({self.jobs_done}/{self.total_jobs} jobs)", highlight=False, markup=False)
+
+    def runs(self, done: int) -> None:
+        self.done_runs = done
+
+    def job_progress(self, progress: JobProgress) -> None:
+        if self.quiet:
+            return
+        job = progress.job
+        admitted = "" if progress.admitted is None else f", {progress.admitted} records admitted"
+        elapsed = self.lines.elapsed()
+        left = eta(elapsed, self.done_runs - self.start_runs, self.total_runs - self.start_runs)
+        self.lines.print(
+            job.id,
+            f"{job.id}: {progress.done}/{job.planned_runs} tasks, solved {progress.solved}{admitted}; study "
+            f"{self.done_runs}/{self.total_runs} task runs, {format_duration(elapsed)} elapsed, ETA {left}",
+            final=progress.done >= job.planned_runs,
+        )
 
 
 def _first_line(error: str) -> str:
@@ -90,20 +151,24 @@ def _first_line(error: str) -> str:
 
 
 @friendly_errors
-def study(config: ConfigArg, out: OutOpt = None, workers: WorkersOpt = 1, no_report: NoReportOpt = False) -> None:
+def study(
+    config: ConfigArg, out: OutOpt = None, workers: WorkersOpt = 1, no_report: NoReportOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
     """Run a whole study (build -> train -> test for every method, agent, benchmark, backbone and seed)."""
     parsed = load_study_config(config)
     root = out or Path("runs") / f"study-{parsed.name}"
     console.print(f"study [cyan]{parsed.name}[/cyan] into {root} with {workers} worker(s)")
+    live = console.is_terminal and not quiet
     with Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(), TextColumn("{task.fields[status]}"),
-        console=console,
+        console=console, disable=not live,
     ) as progress:
         try:
             outcome = run_study(
-                parsed, root, workers=workers, progress=_Display(progress), source=str(config),
-                write_report=not no_report,
+                parsed, root, workers=workers, progress=_Display(progress) if live else _Lines(quiet),
+                source=str(config), write_report=not no_report,
             )
         except (KeyboardInterrupt, StudyInterrupted):
             err_console.print(f"[yellow]interrupted[/yellow]: run the same command again to resume ({root})")

@@ -55,6 +55,8 @@ class StudyProgress(Protocol):
 
     def runs(self, done: int) -> None: ...
 
+    def job_progress(self, progress: JobProgress) -> None: ...
+
 
 class StudyInterrupted(CountermemError):
     """The study stopped before its end (a test's stop point, or Ctrl-C); run it again to resume."""
@@ -173,6 +175,32 @@ def _manifest(root: Path, config: StudyConfig, plan: StudyPlan, source: str | No
             for j in plan.jobs
         ],
     }
+
+
+@dataclass(frozen=True)
+class JobProgress:
+    """Where one running job stands, read from its files (so it works for a job in another process)."""
+
+    job: Job
+    done: int
+    solved: int
+    admitted: int | None
+    """Records admitted so far (construct jobs; None for others)."""
+
+
+def read_job_progress(root: Path, job: Job) -> JobProgress:
+    done = solved = 0
+    for results in (root / job.out).rglob("results.jsonl"):
+        for line in results.read_text().splitlines():
+            if line.strip():
+                done += 1
+                solved += '"solved":true' in line.replace(" ", "")
+    admitted: int | None = None
+    if job.kind == "construct":
+        admitted = 0
+        for log in (root / job.out).rglob("admissions.jsonl"):
+            admitted += sum('"admitted_record_id":"' in line.replace(" ", "") for line in log.read_text().splitlines())
+    return JobProgress(job=job, done=done, solved=solved, admitted=admitted)
 
 
 def _count_runs(root: Path, job: Job) -> int:
@@ -325,8 +353,10 @@ def _run_inline(
         if progress:
             progress.job_started(job)
 
-        def on_task(_outcome: TaskOutcome, _count: int, _total: int) -> None:
+        def on_task(_outcome: TaskOutcome, _count: int, _total: int, job: Job = job) -> None:
             counter.add()
+            if progress:
+                progress.job_progress(read_job_progress(root, job))
 
         try:
             record = execute_job(root, config, job, on_task)
@@ -358,6 +388,7 @@ def _run_pool(
     waiting = list(pending)
     running: dict[Future[JobRecord], Job] = {}
     base = counter.value
+    seen_counts: dict[str, int] = {}
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
         try:
             while waiting or running:
@@ -394,7 +425,13 @@ def _run_pool(
                     if progress:
                         progress.job_finished(job, outcome.failed.get(job.id))
                 finished_runs = sum(j.planned_runs for j in pending if j.id in done)
-                live = sum(_count_runs(root, j) for j in running.values())
+                counts = {j.id: (j, _count_runs(root, j)) for j in running.values()}
+                live = sum(count for _, count in counts.values())
+                if progress:
+                    for job_id, (job, count) in counts.items():
+                        if seen_counts.get(job_id) != count:
+                            seen_counts[job_id] = count
+                            progress.job_progress(read_job_progress(root, job))
                 counter.value = base
                 counter.new = 0
                 counter.add(finished_runs + live)

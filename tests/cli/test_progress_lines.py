@@ -1,0 +1,71 @@
+"""Progress without a terminal: plain lines per finished task (rate-limited), none with --quiet."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from countermem.cli import app
+from countermem.cli._common import ProgressLines, eta, format_duration
+
+runner = CliRunner()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_lines_are_rate_limited_per_key_but_the_last_always_prints(capsys: object) -> None:
+    clock = Clock()
+    lines = ProgressLines(interval_s=5.0, clock=clock)
+    assert lines.print("a", "1/3")
+    clock.now += 1
+    assert not lines.print("a", "2/3"), "within the interval"
+    assert lines.print("b", "1/2"), "another job has its own interval"
+    assert lines.print("a", "3/3", final=True), "the last task always gets its line"
+    clock.now += 5
+    assert lines.print("a", "again")
+    assert lines.elapsed() == 6
+
+
+def test_durations_and_eta() -> None:
+    assert format_duration(75) == "1m15s" and format_duration(3720) == "1h02m"
+    assert eta(60.0, 0, 10) == "?" and eta(60.0, 2, 10) == "4m00s" and eta(60.0, 10, 10) == "0m00s"
+
+
+def test_a_run_without_a_terminal_prints_a_line_per_task_unless_quiet(tmp_path: Path) -> None:
+    command = ["run", "--benchmark", "sql-shop", "--backbone", "scripted", "--limit", "3"]
+    result = runner.invoke(app, [*command, "--out", str(tmp_path / "a")])
+    assert result.exit_code == 0, result.output
+    progress = [line for line in result.output.splitlines() if line.startswith("progress:")]
+    assert progress[0].startswith("progress: 1/3 tasks, solved 1,") and "elapsed, ETA" in progress[0]
+    assert progress[-1].startswith("progress: 3/3 tasks, solved 3,")
+    quiet = runner.invoke(app, [*command, "--out", str(tmp_path / "b"), "--quiet"])
+    assert quiet.exit_code == 0, quiet.output
+    assert "progress:" not in quiet.output and "success" in quiet.output
+
+
+def test_a_study_job_without_a_terminal_prints_its_tasks_and_records(tmp_path: Path) -> None:
+    toml = tmp_path / "study.toml"
+    toml.write_text(
+        'name = "lines"\nbenchmarks = ["sql-shop"]\nmethods = ["none", "countermem"]\nseeds = [1]\n'
+        '[backbones.s]\nkind = "scripted"\n[split]\nconstruct = 3\ntrain = 2\nheldout = 3\n'
+        '[memory]\nembedder = "lexical"\nselector = "top1"\n'
+    )
+    result = runner.invoke(app, ["study", str(toml), "--out", str(tmp_path / "s"), "--no-report"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    construct = [line for line in lines if line.startswith("progress: construct/")]
+    assert construct and re.search(r": 3/3 tasks, solved \d+, \d+ records admitted; study \d+/\d+ task runs", construct[-1])
+    assert any(re.match(r"progress: evaluate/\S+: 3/3 tasks, solved \d+; study", line) for line in lines)
+    assert any(line.startswith("started construct/") for line in lines)
+    quiet = runner.invoke(app, ["study", str(toml), "--out", str(tmp_path / "q"), "--no-report", "--quiet"])
+    assert quiet.exit_code == 0, quiet.output
+    assert not any(line.startswith(("progress:", "started ")) for line in quiet.output.splitlines())
+    assert "jobs run" in quiet.output
