@@ -185,3 +185,38 @@ def test_a_writer_of_an_older_countermem_holding_the_store_alone_is_reported(tmp
         with pytest.raises(StoreError, match="alone"):
             SQLiteStore(path)
         SQLiteStore(path, read_only=True).close()
+
+
+def test_a_writer_waits_for_the_lock_and_past_busy_timeout_says_so(tmp_path: Path) -> None:
+    import threading
+
+    path = tmp_path / "m.db"
+    SQLiteStore(path).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process in the middle of a write
+    try:
+        with SQLiteStore(path, busy_timeout=0.2) as impatient:
+            with pytest.raises(StoreError, match=r"longer than 0.2 s.*busy_timeout"):
+                impatient.add(make(0))
+            assert len(impatient) == 0
+        patient = SQLiteStore(path)
+        done = threading.Event()
+        errors: list[BaseException] = []
+
+        def admit() -> None:
+            try:
+                patient.add(make(1))
+            except BaseException as error:  # collected for the assertion below
+                errors.append(error)
+            done.set()
+
+        waiter = threading.Thread(target=admit)
+        waiter.start()
+        assert not done.wait(0.5)  # still waiting for the lock, not failed
+    finally:
+        holder.execute("COMMIT")
+        holder.close()
+    waiter.join(GUARD_S)
+    assert not waiter.is_alive() and errors == []
+    assert [r.id for r in patient.all()] == [make(1).id]
+    patient.close()

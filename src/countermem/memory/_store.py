@@ -261,6 +261,18 @@ class SQLiteStore:
             self._setup(capacity, retention, seed)
             self._records = self._load()
             self._eviction_count = int(self._conn.execute("SELECT COUNT(*) FROM evictions").fetchone()[0])
+        except sqlite3.OperationalError as error:
+            self._abandon()
+            if "locked" in str(error) or "busy" in str(error):
+                raise StoreError(
+                    f"another writer held the memory store {self.path} for longer than "
+                    f"{self.busy_timeout:g} s while it was opened ({error}); retry, or give a longer "
+                    "busy_timeout"
+                ) from error
+            raise StoreError(
+                f"{self.path} is not a complete memory store ({error}); give a store written by "
+                "`countermem construct`, or build a new one"
+            ) from error
         except sqlite3.Error as error:  # e.g. a file with countermem metadata but no records table
             self._abandon()
             raise StoreError(
@@ -353,7 +365,17 @@ class SQLiteStore:
 
     def _setup(self, capacity: int | None, retention: str | RetentionRule | None, seed: int | None) -> None:
         if self.read_only:
-            self._settle(capacity, retention, seed)
+            self._settle(capacity, retention, seed, write=False)
+            return
+        self._conn.execute("BEGIN")  # an open that changes nothing does not wait for other writers
+        try:
+            tables = {str(row[0]) for row in self._conn.execute("SELECT name FROM sqlite_master")}
+            ready = _OWN_TABLES - {"sqlite_sequence"} <= tables and not self._settle(
+                capacity, retention, seed, write=False
+            )
+        finally:
+            self._conn.execute("COMMIT")
+        if ready:
             return
         self._conn.execute("BEGIN IMMEDIATE")
         try:
@@ -362,16 +384,21 @@ class SQLiteStore:
                     self._conn.execute(statement)
             if _read_meta(self._conn, "schema_version") is None:
                 _write_meta(self._conn, "schema_version", str(SCHEMA_VERSION))
-            self._settle(capacity, retention, seed)
+            self._settle(capacity, retention, seed, write=True)
         except BaseException:
             self._conn.execute("ROLLBACK")
             raise
         self._conn.execute("COMMIT")
 
-    def _settle(self, capacity: int | None, retention: str | RetentionRule | None, seed: int | None) -> None:
+    def _settle(
+        self, capacity: int | None, retention: str | RetentionRule | None, seed: int | None, *, write: bool
+    ) -> list[str]:
+        """Read the settings, refuse a change while other writers are open; the keys that need writing."""
         conn = self._conn
         version = _read_meta(conn, "schema_version")
         if version is None:
+            if not write and not self.read_only:
+                return ["schema_version"]
             raise StoreError(f"{self.path} is not a memory store (no countermem metadata)")
         if version != str(SCHEMA_VERSION):
             raise StoreError(
@@ -387,7 +414,7 @@ class SQLiteStore:
         self._seed = seed if seed is not None else int(stored_seed or 0)
         self.frozen = _read_meta(conn, "frozen") == "1"
         if self.read_only:
-            return
+            return []
         weights = self._rule.weights if isinstance(self._rule, UtilityRetention) else None
         wanted = {
             "capacity": str(self._capacity),
@@ -403,9 +430,11 @@ class SQLiteStore:
                 f"{self.path} is open for writing elsewhere with {shown}; open it with the same "
                 "settings (or none, to take the stored ones), or close the other writers to change them"
             )
-        for key in _SETTINGS:
-            if stored[key] != wanted[key]:
+        missing = [key for key in _SETTINGS if stored[key] != wanted[key]]
+        if write:
+            for key in missing:
                 _write_meta(conn, key, wanted[key])
+        return missing
 
     def _resolve_rule(self, retention: str | RetentionRule | None) -> RetentionRule:
         if retention is not None and not isinstance(retention, str):
