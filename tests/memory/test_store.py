@@ -64,8 +64,7 @@ def test_add_get_search_and_order(tmp_path: Path) -> None:
         assert store.search(domain="sql", limit=1) == [records[0]]
         assert store.search(limit=2) == records[:2]
         assert store.search(domain="coq") == []
-        with pytest.raises(StoreError, match="already stored"):
-            store.add(records[0])
+        assert store.add(records[0]) == [] and len(store) == 4  # the same correction is stored once
         with pytest.raises(StoreError, match="no record"):
             store.get("r-missing")
 
@@ -275,12 +274,13 @@ def test_stats() -> None:
     assert stats.universal_conditions == 0 and stats.evictions_by_reason == {}
 
 
-def test_one_writer_at_a_time(tmp_path: Path) -> None:
+def test_writers_and_readers_open_one_store_at_once(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
-    with SQLiteStore(path):
-        with pytest.raises(StoreError, match="open for writing"):
-            SQLiteStore(path)
-        SQLiteStore(path, read_only=True).close()
+    with SQLiteStore(path) as first:
+        first.add(make(0))
+        with SQLiteStore(path) as second, SQLiteStore(path, read_only=True) as reader:
+            second.add(make(1))
+            assert len(first) == len(second) == 2 and len(reader) == 1  # a reader keeps its snapshot
     SQLiteStore(path).close()
 
 

@@ -8,7 +8,8 @@ package is there for studies; this is the drop-in path.
 Threads: one opened memory may be shared by any number of threads, advising and learning at
 once (the memory and its store each hold a lock; a model call in `learn` runs outside them). A
 second `open_memory` of the same store in the same process shares the first one's writable store
-object, since a store file has one writer; another process still gets a clear `StoreError`.
+object (one connection, one copy of the records); other processes may open and write the same
+store at once (see `countermem.memory._store`).
 """
 
 from __future__ import annotations

@@ -6,18 +6,36 @@ The journal is WAL with `synchronous=NORMAL`, which survives a crash of the proc
 that matters for a long construct run); pass `durable=True` for `synchronous=FULL` if the store
 must also survive a power cut, at the price of an fsync per admission.
 
-One process writes a store at a time: a writable store takes an exclusive `flock` on
-`<path>.lock` and keeps every record in memory as well (retrieval reads the whole store for
-every decision, and parsing rows each time would cost more than the decision). Readers open it
-`read_only=True` and see the records as they were when they opened it; a frozen snapshot
-(`freeze`) can only be opened that way.
+Many processes may write one store file at once (issue 20): a study's jobs, a fleet of agents
+on one machine. What holds under that, for any number of writers in any number of processes:
+
+- Every read-modify-write is one `BEGIN IMMEDIATE` transaction (SQLite's one writer lock), and
+  it starts by taking in what other writers committed. Admission and the evictions it causes are
+  one transaction, so the store never holds more than its capacity and every eviction is logged;
+  a counter update reads the current version and writes the next inside the lock, so no
+  increment is lost.
+- Admission is idempotent: a record whose id is live is not stored again (ids are content
+  hashes, so it is the same correction) and `add` returns no evictions, without an error.
+- Versions are checked: an update writes only over the version it read (`WHERE version = ?`),
+  and `revise(..., expected_version=N)` fails with a `StoreError` when another writer changed
+  the record since the caller read version N.
+- A writer waits for the lock up to `busy_timeout` seconds (60 by default) instead of failing
+  with "database is locked"; past that it is a `StoreError` that says so.
+- The store has one capacity, retention rule and seed: opening it with different ones is refused
+  while another writer has it open (each writer holds a shared `flock` on `<path>.lock`).
+
+Every writer keeps the records in memory too (retrieval reads the whole store for every decision,
+and parsing rows each time would cost more than the decision); `PRAGMA data_version` tells it
+cheaply when another connection committed, and then only the rows whose version changed are
+parsed again. Readers open it `read_only=True` and see the records as they were when they opened
+it; a frozen snapshot (`freeze`) can only be opened that way.
 
 Costs: an admission at capacity 200 is one INSERT, one row of the redundancy index and one pass
 of the retention rule over the candidates; rules are stateless functions of the candidate list,
 so an eviction is O(n) Python work and the store is meant for hundreds to a few thousand records.
 
 A store object may be shared by threads: one connection, and every method holds the store's
-lock while it reads or writes (SQLite itself serialises writers across processes).
+lock while it reads or writes; SQLite's lock serialises writers across processes.
 
 What is refused, so that no store can be destroyed or poisoned by opening it: a path that is a
 folder, a file that is not SQLite, an SQLite database that is not a countermem store (tables of
@@ -44,6 +62,7 @@ import random
 import sqlite3
 import tempfile
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from datetime import datetime
@@ -68,6 +87,10 @@ logger = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
 DEFAULT_CAPACITY = 200
 MEMORY = ":memory:"
+DEFAULT_BUSY_TIMEOUT_S = 60.0
+"""How long a writer waits for another process's transaction before giving up."""
+_SHARED_LOCK_WAIT_S = 2.0
+_SETTINGS = ("capacity", "retention", "retention_weights", "seed")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -219,18 +242,37 @@ class SQLiteStore:
         seed: int | None = None,
         read_only: bool = False,
         durable: bool = False,
+        busy_timeout: float = DEFAULT_BUSY_TIMEOUT_S,
     ) -> None:
         self.path = str(path)
         self.read_only = read_only
+        self.busy_timeout = busy_timeout
         self._mutex = threading.RLock()
         self._lock: IO[bytes] | None = None
+        self._alone = True
         self._created: list[Path] = []
         self._quarantined: dict[str, str] = {}
+        self._versions: dict[str, int] = {}
+        self._records: dict[str, Record] = {}
+        self._index: RedundancyIndex | None = None
         try:
             self._conn = self._connect(durable)
+            self._data_version = self._read_data_version()
             self._setup(capacity, retention, seed)
-            self._records: dict[str, Record] = self._load()
+            self._records = self._load()
             self._eviction_count = int(self._conn.execute("SELECT COUNT(*) FROM evictions").fetchone()[0])
+        except sqlite3.OperationalError as error:
+            self._abandon()
+            if "locked" in str(error) or "busy" in str(error):
+                raise StoreError(
+                    f"another writer held the memory store {self.path} for longer than "
+                    f"{self.busy_timeout:g} s while it was opened ({error}); retry, or give a longer "
+                    "busy_timeout"
+                ) from error
+            raise StoreError(
+                f"{self.path} is not a complete memory store ({error}); give a store written by "
+                "`countermem construct`, or build a new one"
+            ) from error
         except sqlite3.Error as error:  # e.g. a file with countermem metadata but no records table
             self._abandon()
             raise StoreError(
@@ -241,7 +283,6 @@ class SQLiteStore:
             self._abandon()
             raise
         self._created = []
-        self._index: RedundancyIndex | None = None
 
     # --- opening -------------------------------------------------------------------------------
 
@@ -254,6 +295,8 @@ class SQLiteStore:
             if self.read_only:
                 raise StoreError("an in-memory store cannot be opened read-only; give a file path")
             return sqlite3.connect(MEMORY, isolation_level=None, check_same_thread=False)
+        if self.busy_timeout <= 0:
+            raise StoreError(f"busy_timeout must be a positive number of seconds, got {self.busy_timeout}")
         file = Path(self.path)
         if file.is_dir():
             raise StoreError(f"{file} is a folder, not a memory store; give the path of a store file")
@@ -287,7 +330,9 @@ class SQLiteStore:
             self._created += [file, *(Path(f"{file}{suffix}") for suffix in ("-wal", "-shm", "-journal"))]
         self._take_lock(file)
         try:
-            conn = sqlite3.connect(file, isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(
+                file, isolation_level=None, check_same_thread=False, timeout=self.busy_timeout
+            )
         except sqlite3.DatabaseError as error:
             raise StoreError(f"{file} is not a memory store ({error})") from error
         conn.execute("PRAGMA journal_mode=WAL")
@@ -298,29 +343,63 @@ class SQLiteStore:
         lock_path = Path(f"{file}.lock")
         if not lock_path.exists():
             self._created.append(lock_path)
-        handle = open(lock_path, "wb")  # noqa: SIM115 - held for the store's lifetime
+        handle = open(lock_path, "ab")  # noqa: SIM115 - held for the store's lifetime
         try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as error:
+            self._alone = _try_flock(handle, fcntl.LOCK_EX)
+            if self._alone:  # only to learn whether another writer is open; shared from here on
+                fcntl.flock(handle.fileno(), fcntl.LOCK_SH)
+            else:
+                deadline = time.monotonic() + _SHARED_LOCK_WAIT_S
+                while not _try_flock(handle, fcntl.LOCK_SH):
+                    if time.monotonic() > deadline:
+                        raise StoreError(
+                            f"{file} is held alone by a writer that admits no other (a countermem "
+                            "older than issue 20); close that one first or open this one with "
+                            "read_only=True"
+                        )
+                    time.sleep(0.02)
+        except BaseException:
             handle.close()
-            raise StoreError(
-                f"{file} is open for writing by another process or store object; close it first or "
-                "open this one with read_only=True"
-            ) from error
+            raise
         self._lock = handle
 
     def _setup(self, capacity: int | None, retention: str | RetentionRule | None, seed: int | None) -> None:
-        conn = self._conn
         if self.read_only:
-            version = _read_meta(conn, "schema_version")
-            if version is None:
-                raise StoreError(f"{self.path} is not a memory store (no countermem metadata)")
-        else:
-            conn.executescript(_SCHEMA)
-            version = _read_meta(conn, "schema_version")
-            if version is None:
-                _write_meta(conn, "schema_version", str(SCHEMA_VERSION))
-                version = str(SCHEMA_VERSION)
+            self._settle(capacity, retention, seed, write=False)
+            return
+        self._conn.execute("BEGIN")  # an open that changes nothing does not wait for other writers
+        try:
+            tables = {str(row[0]) for row in self._conn.execute("SELECT name FROM sqlite_master")}
+            ready = _OWN_TABLES - {"sqlite_sequence"} <= tables and not self._settle(
+                capacity, retention, seed, write=False
+            )
+        finally:
+            self._conn.execute("COMMIT")
+        if ready:
+            return
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    self._conn.execute(statement)
+            if _read_meta(self._conn, "schema_version") is None:
+                _write_meta(self._conn, "schema_version", str(SCHEMA_VERSION))
+            self._settle(capacity, retention, seed, write=True)
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    def _settle(
+        self, capacity: int | None, retention: str | RetentionRule | None, seed: int | None, *, write: bool
+    ) -> list[str]:
+        """Read the settings, refuse a change while other writers are open; the keys that need writing."""
+        conn = self._conn
+        version = _read_meta(conn, "schema_version")
+        if version is None:
+            if not write and not self.read_only:
+                return ["schema_version"]
+            raise StoreError(f"{self.path} is not a memory store (no countermem metadata)")
         if version != str(SCHEMA_VERSION):
             raise StoreError(
                 f"{self.path} has store schema {version}, this countermem reads schema {SCHEMA_VERSION}; "
@@ -334,12 +413,28 @@ class SQLiteStore:
         stored_seed = _read_meta(conn, "seed")
         self._seed = seed if seed is not None else int(stored_seed or 0)
         self.frozen = _read_meta(conn, "frozen") == "1"
-        if not self.read_only:
-            _write_meta(conn, "capacity", str(self._capacity))
-            _write_meta(conn, "retention", self._rule.name)
-            weights = self._rule.weights if isinstance(self._rule, UtilityRetention) else None
-            _write_meta(conn, "retention_weights", json.dumps(weights.__dict__ if weights else None))
-            _write_meta(conn, "seed", str(self._seed))
+        if self.read_only:
+            return []
+        weights = self._rule.weights if isinstance(self._rule, UtilityRetention) else None
+        wanted = {
+            "capacity": str(self._capacity),
+            "retention": self._rule.name,
+            "retention_weights": json.dumps(weights.__dict__ if weights else None),
+            "seed": str(self._seed),
+        }
+        stored = {key: _read_meta(conn, key) for key in _SETTINGS}
+        changed = [key for key in _SETTINGS if stored[key] is not None and stored[key] != wanted[key]]
+        if changed and not self._alone:
+            shown = ", ".join(f"{key} {stored[key]}" for key in changed)
+            raise StoreError(
+                f"{self.path} is open for writing elsewhere with {shown}; open it with the same "
+                "settings (or none, to take the stored ones), or close the other writers to change them"
+            )
+        missing = [key for key in _SETTINGS if stored[key] != wanted[key]]
+        if write:
+            for key in missing:
+                _write_meta(conn, key, wanted[key])
+        return missing
 
     def _resolve_rule(self, retention: str | RetentionRule | None) -> RetentionRule:
         if retention is not None and not isinstance(retention, str):
@@ -356,14 +451,80 @@ class SQLiteStore:
 
     def _load(self) -> dict[str, Record]:
         records: dict[str, Record] = {}
-        for record_id, body in self._conn.execute("SELECT id, body FROM records ORDER BY seq"):
-            try:
-                records[record_id] = Record.model_validate_json(body)
-            except (ValidationError, ValueError, RecursionError) as error:
-                reason = _why_unreadable(error)
-                self._quarantined[str(record_id)] = reason
-                logger.warning("record %s in %s cannot be read and is set aside: %s", record_id, self.path, reason)
+        rows = self._conn.execute("SELECT id, version, body FROM records ORDER BY seq").fetchall()
+        for record_id, version, body in rows:
+            self._versions[str(record_id)] = int(version)
+            record = self._parse_row(str(record_id), body)
+            if record is not None:
+                records[record.id] = record
         return records
+
+    def _parse_row(self, record_id: str, body: str) -> Record | None:
+        try:
+            record = Record.model_validate_json(body)
+        except (ValidationError, ValueError, RecursionError) as error:
+            reason = _why_unreadable(error)
+            self._quarantined[record_id] = reason
+            logger.warning("record %s in %s cannot be read and is set aside: %s", record_id, self.path, reason)
+            return None
+        self._quarantined.pop(record_id, None)
+        return record
+
+    def _read_data_version(self) -> int:
+        return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+
+    def _sync(self) -> None:
+        """Take in what other writers committed since this object last looked.
+
+        One `PRAGMA data_version` when nothing changed; otherwise the ids and versions of all rows
+        (cheap) and a parse of only the rows that are new or changed. Outside a transaction it reads
+        one snapshot, so it never sees half of another writer's admission.
+        """
+        if self.read_only or self.in_memory:
+            return
+        seen = self._read_data_version()
+        if seen == self._data_version:
+            return
+        opened = not self._conn.in_transaction
+        if opened:
+            self._conn.execute("BEGIN")
+        try:
+            self._take_in_changes()
+        finally:
+            if opened:
+                self._conn.execute("COMMIT")
+        self._data_version = seen
+
+    def _take_in_changes(self) -> None:
+        conn = self._conn
+        rows = [(str(i), int(v)) for i, v in conn.execute("SELECT id, version FROM records ORDER BY seq")]
+        changed = [record_id for record_id, version in rows if self._versions.get(record_id) != version]
+        fresh: dict[str, Record | None] = {}
+        for record_id in changed:
+            body = conn.execute("SELECT body FROM records WHERE id = ?", (record_id,)).fetchone()[0]
+            fresh[record_id] = self._parse_row(record_id, body)
+        present = {record_id for record_id, _ in rows}
+        gone = [record_id for record_id in self._versions if record_id not in present]
+        records: dict[str, Record] = {}
+        for record_id, _ in rows:
+            record = fresh[record_id] if record_id in fresh else self._records.get(record_id)
+            if record is not None:
+                records[record_id] = record
+        for record_id in gone:
+            self._quarantined.pop(record_id, None)
+        if self._index is not None:
+            for record_id in gone:
+                if record_id in self._index:
+                    self._index.remove(record_id)
+            for record_id, record in fresh.items():
+                if record is not None:
+                    self._index.add(record)
+                elif record_id in self._index:
+                    self._index.remove(record_id)
+        self._records = records
+        self._versions = dict(rows)
+        self._capacity = int(_read_meta(conn, "capacity") or self._capacity)
+        self._eviction_count = int(conn.execute("SELECT COUNT(*) FROM evictions").fetchone()[0])
 
     @property
     def quarantined(self) -> dict[str, str]:
@@ -416,16 +577,19 @@ class SQLiteStore:
 
     @_locked
     def __len__(self) -> int:
+        self._sync()
         return len(self._records)
 
     @_locked
     def __contains__(self, record_id: object) -> bool:
+        self._sync()
         return record_id in self._records
 
     # --- reading -------------------------------------------------------------------------------
 
     @_locked
     def get(self, record_id: str) -> Record:
+        self._sync()
         try:
             return self._records[record_id]
         except KeyError:
@@ -435,6 +599,7 @@ class SQLiteStore:
 
     @_locked
     def all(self) -> list[Record]:
+        self._sync()
         return list(self._records.values())
 
     @_locked
@@ -443,6 +608,7 @@ class SQLiteStore:
     ) -> list[Record]:
         """Records in admission order, filtered by domain and benchmark (from memory: every
         record is held there already, and a quarantined row must not be offered)."""
+        self._sync()
         found = [
             r
             for r in self._records.values()
@@ -520,29 +686,28 @@ class SQLiteStore:
         """Admit `record`, then evict by the retention rule while over capacity.
 
         The incoming record is a candidate like any other, so it may be the one evicted (it is
-        then logged like any eviction). All of it happens in one transaction.
+        then logged like any eviction). All of it happens in one transaction. A record whose id is
+        live already (the same correction, perhaps admitted by another process a moment ago) is
+        not stored again: the stored version stays as it is and no eviction happens.
         """
         self._require_writable()
         if not isinstance(record, Record):
             raise StoreError(f"a store holds Record objects, got {type(record).__name__}")
-        if record.id in self._quarantined:
-            raise StoreError(
-                f"record {record.id} is already stored, but quarantined (it does not parse: "
-                f"{self._quarantined[record.id]}); it cannot be replaced in this "
-                "store, so add the record to a new one"
-            )
-        if record.id in self._records:
-            raise StoreError(
-                f"record {record.id} is already stored (version {self._records[record.id].version}); "
-                "change it with update_counters or revise"
-            )
-        index = self._redundancy_index()
-        if index is not None:
-            index.add(record)
         events: list[EvictionEvent] = []
         gone: set[str] = set()
         try:
             with self._transaction():
+                if record.id in self._quarantined:
+                    raise StoreError(
+                        f"record {record.id} is already stored, but quarantined (it does not parse: "
+                        f"{self._quarantined[record.id]}); it cannot be replaced in this "
+                        "store, so add the record to a new one"
+                    )
+                if record.id in self._records:
+                    return []
+                index = self._redundancy_index()
+                if index is not None:
+                    index.add(record)
                 self._insert(record)
                 while len(self._records) + 1 - len(events) > self._capacity:
                     rng = random.Random(f"{self._seed}:{self._eviction_count + len(events)}")
@@ -562,8 +727,10 @@ class SQLiteStore:
             self._index = None
             raise
         self._records[record.id] = record
+        self._versions[record.id] = record.version
         for event in events:
             del self._records[event.record_id]
+            del self._versions[event.record_id]
         self._eviction_count += len(events)
         return events
 
@@ -573,10 +740,11 @@ class SQLiteStore:
         self._require_writable()
         if not reason.strip():
             raise StoreError("say why the record is evicted; the reason is kept in the eviction log")
-        record = self.get(record_id)
         with self._transaction():
+            record = self.get(record_id)
             event = self._log_eviction(record, "manual", reason.strip(), {})
         del self._records[record_id]
+        del self._versions[record_id]
         self._eviction_count += 1
         if self._index is not None:
             self._index.remove(record_id)
@@ -593,27 +761,44 @@ class SQLiteStore:
         harmed: int = 0,
         at: datetime | None = None,
     ) -> Record:
-        """Add to a record's reuse counters; this stores a new version and keeps the old one."""
+        """Add to a record's reuse counters; this stores a new version and keeps the old one.
+
+        The increments apply to the version current when the write lock is held, so increments
+        from any number of processes all count.
+        """
         self._require_writable()
-        old = self.get(record_id)
-        try:
-            new = old.with_counts(
-                retrieved=retrieved, selected=selected, succeeded=succeeded, harmed=harmed, at=at
-            )
-        except (ValueError, ValidationError) as error:
-            raise StoreError(f"cannot update counters of {record_id}: {error}") from error
-        return self._replace(old, new)
+        with self._transaction():
+            old = self.get(record_id)
+            try:
+                new = old.with_counts(
+                    retrieved=retrieved, selected=selected, succeeded=succeeded, harmed=harmed, at=at
+                )
+            except (ValueError, ValidationError) as error:
+                raise StoreError(f"cannot update counters of {record_id}: {error}") from error
+            self._write_version(old, new)
+        return self._replaced(old, new)
 
     @_locked
-    def revise(self, record_id: str, **changes: Any) -> Record:
-        """Change a record's fields (e.g. its condition); stores a new version and keeps the old one."""
+    def revise(self, record_id: str, *, expected_version: int | None = None, **changes: Any) -> Record:
+        """Change a record's fields (e.g. its condition); stores a new version and keeps the old one.
+
+        With `expected_version` (the version the caller read), the change is refused when another
+        writer stored a newer version meanwhile, so a revision never overwrites one it did not see.
+        """
         self._require_writable()
-        old = self.get(record_id)
-        try:
-            new = old.revised(**changes)
-        except (ValueError, ValidationError) as error:
-            raise StoreError(f"cannot revise {record_id}: {error}") from error
-        return self._replace(old, new)
+        with self._transaction():
+            old = self.get(record_id)
+            if expected_version is not None and old.version != expected_version:
+                raise StoreError(
+                    f"record {record_id} was read at version {expected_version} but is now at version "
+                    f"{old.version} (another writer changed it); read it again and redo the change"
+                )
+            try:
+                new = old.revised(**changes)
+            except (ValueError, ValidationError) as error:
+                raise StoreError(f"cannot revise {record_id}: {error}") from error
+            self._write_version(old, new)
+        return self._replaced(old, new)
 
     @_locked
     def freeze(self, path: str | Path) -> FrozenSnapshot:
@@ -625,6 +810,7 @@ class SQLiteStore:
             )
         if not target.parent.is_dir():
             raise StoreError(f"cannot freeze to {target}: folder {target.parent} does not exist")
+        self._sync()
         partial = target.with_name(target.name + ".partial")
         partial.unlink(missing_ok=True)
         dest = sqlite3.connect(partial, isolation_level=None)
@@ -658,6 +844,7 @@ class SQLiteStore:
             raise StoreError(f"refusing to export {self.path} over itself; give another file path")
         if target.exists() and not overwrite:
             raise StoreError(f"{target} already exists; give a new path, or overwrite it on purpose")
+        self._sync()
         handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed into place below
             "w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.", suffix=".partial", delete=False
         )
@@ -691,14 +878,23 @@ class SQLiteStore:
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:
+        """SQLite's write lock, held from the first read to the commit, with other writers' changes taken in."""
         try:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
+                self._sync()
                 yield
             except BaseException:
                 self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) and "busy" not in str(error):
+                raise StoreError(f"writing to the memory store {self.path} failed: {error}") from error
+            raise StoreError(
+                f"another writer held the memory store {self.path} for longer than {self.busy_timeout:g} s "
+                f"({error}); retry, or open the store with a longer busy_timeout"
+            ) from error
         except sqlite3.Error as error:
             raise StoreError(f"writing to the memory store {self.path} failed: {error}") from error
 
@@ -737,19 +933,25 @@ class SQLiteStore:
         )
         return event
 
-    def _replace(self, old: Record, new: Record) -> Record:
-        with self._transaction():
-            self._conn.execute(
-                "INSERT INTO record_history (id, version, replaced_at, body) VALUES (?, ?, ?, ?)",
-                (old.id, old.version, utc_now().isoformat(), old.model_dump_json()),
+    def _write_version(self, old: Record, new: Record) -> None:
+        """Store `new` over exactly `old`'s version (optimistic: a row at another version is not touched)."""
+        self._conn.execute(
+            "INSERT INTO record_history (id, version, replaced_at, body) VALUES (?, ?, ?, ?)",
+            (old.id, old.version, utc_now().isoformat(), old.model_dump_json()),
+        )
+        changed = self._conn.execute(
+            "UPDATE records SET version = ?, utility_gain = ?, body = ? WHERE id = ? AND version = ?",
+            (new.version, new.utility_gain, new.model_dump_json(), old.id, old.version),
+        ).rowcount
+        if changed != 1:
+            raise StoreError(
+                f"record {old.id} version {old.version} changed underneath this store; read it again "
+                "and redo the change"
             )
-            changed = self._conn.execute(
-                "UPDATE records SET version = ?, utility_gain = ?, body = ? WHERE id = ? AND version = ?",
-                (new.version, new.utility_gain, new.model_dump_json(), old.id, old.version),
-            ).rowcount
-            if changed != 1:
-                raise StoreError(f"record {old.id} version {old.version} changed underneath this store")
+
+    def _replaced(self, old: Record, new: Record) -> Record:
         self._records[new.id] = new
+        self._versions[new.id] = new.version
         if self._index is not None and (
             new.situation != old.situation
             or new.improved_action != old.improved_action
@@ -757,6 +959,14 @@ class SQLiteStore:
         ):
             self._index.add(new)
         return new
+
+
+def _try_flock(handle: IO[bytes], kind: int) -> bool:
+    try:
+        fcntl.flock(handle.fileno(), kind | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
 
 
 def _read_meta(conn: sqlite3.Connection, key: str) -> str | None:
