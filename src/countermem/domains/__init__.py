@@ -1,7 +1,14 @@
 """Domains: tasks, world models, prompts and decision facts; know nothing of memory."""
 
 from countermem.domains._conformance import ConformanceError, ConformanceReport, check_world_model
-from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions, State, WorldModel
+from countermem.domains._protocol import (
+    Availability,
+    Benchmark,
+    BenchmarkOptions,
+    CheckerInfo,
+    State,
+    WorldModel,
+)
 from countermem.domains._simple import TaskCopyWorldModel
 from countermem.domains._splits import SPLIT_NAMES, Splits, split_tasks
 
@@ -10,6 +17,7 @@ __all__ = [
     "Availability",
     "Benchmark",
     "BenchmarkOptions",
+    "CheckerInfo",
     "ConformanceError",
     "ConformanceReport",
     "Splits",

@@ -100,6 +100,8 @@ class MemoryConfig(_Strict):
     """Offered records show their source task (`Past task:`); opt-in (see AdvisorOptions)."""
     after_malformed: bool = False
     """Learn from malformed answers (no `Action:` line) and advise after them; opt-in (harmed on humaneval)."""
+    redact: bool = True
+    """Replace secrets (keys, tokens, passwords, e-mail addresses) in records with placeholders before storing."""
     dqn: DQNConfig = Field(default_factory=DQNConfig)
     generator: GeneratorConfig = Field(default_factory=lambda: GeneratorConfig())
     lesson: LessonSettings = Field(default_factory=LessonSettings)

@@ -13,6 +13,7 @@ from countermem.memory._admission import (
     Verdict,
     judge_condition,
     learn_from_failure,
+    stored_record,
 )
 from countermem.memory._advisor import (
     AdvisorOptions,
@@ -90,16 +91,25 @@ from countermem.memory._lesson import (
     parse_lesson,
     source_names,
 )
+from countermem.memory._provenance import build_provenance, model_weights
 from countermem.memory._record import (
     SITUATION_LIMIT,
     ApplicabilityCondition,
     Lesson,
+    Provenance,
     Record,
     RecordSource,
     ReuseCounters,
     Stage,
     truncate_situation,
     utc_now,
+)
+from countermem.memory._redact import (
+    PLACEHOLDER,
+    Redacted,
+    SecretRedactor,
+    redact_lesson_data,
+    redact_record_data,
 )
 from countermem.memory._retention import (
     MAX_REDUNDANCY_RECORDS,
@@ -185,6 +195,7 @@ __all__ = [
     "MAX_REDUNDANCY_RECORDS",
     "MINILM_DIM",
     "MIN_GAIN",
+    "PLACEHOLDER",
     "RETENTION_RULES",
     "SITUATION_LIMIT",
     "STRATEGY_BLOCK_HEADER",
@@ -234,6 +245,7 @@ __all__ = [
     "PromptLimits",
     "Proposal",
     "ProposalAdmitter",
+    "Provenance",
     "RandomRetention",
     "RankMode",
     "RecencyRetention",
@@ -241,6 +253,7 @@ __all__ = [
     "RecordListing",
     "RecordProvider",
     "RecordSource",
+    "Redacted",
     "Redundancy",
     "RedundancyIndex",
     "RefreshReport",
@@ -255,6 +268,7 @@ __all__ = [
     "ReuseCounters",
     "ReuseTotals",
     "SQLiteStore",
+    "SecretRedactor",
     "SimilarityRetention",
     "Stage",
     "Store",
@@ -278,6 +292,7 @@ __all__ = [
     "Verdict",
     "Victim",
     "applied_form_repair",
+    "build_provenance",
     "candidate_features",
     "choose_condition",
     "decision_text",
@@ -296,6 +311,7 @@ __all__ = [
     "learn_from_failure",
     "make_embedder",
     "make_retention",
+    "model_weights",
     "normalise_action",
     "normalize_rows",
     "observation_for",
@@ -309,6 +325,8 @@ __all__ = [
     "parse_strategy_items",
     "record_key_text",
     "record_tokens",
+    "redact_lesson_data",
+    "redact_record_data",
     "redundancy_of",
     "render_facts",
     "render_generation_prompt",
@@ -317,6 +335,7 @@ __all__ = [
     "render_strategy_items",
     "sampled_prompt_situation",
     "source_names",
+    "stored_record",
     "strategy_id",
     "truncate_situation",
     "unchecked_result",

@@ -11,13 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from countermem.core import Action, CheckResult, Facts, Task
-from countermem.domains import State, WorldModel
+from countermem.domains import CheckerInfo, State, WorldModel
 from countermem.llm import LLM
 from countermem.memory._admission import MIN_GAIN, AdmissionReport, Admitter, learn_from_failure
 from countermem.memory._advisor import AdvisorOptions, CounterfactualMemory
 from countermem.memory._condition_builder import ConditionContext, FactsOf
 from countermem.memory._embedding import make_embedder
 from countermem.memory._generator import Generator, GeneratorSettings
+from countermem.memory._provenance import build_provenance
 from countermem.memory._retrieval import Retriever
 from countermem.memory._store import SQLiteStore
 from countermem.selector import Selector, TopOne
@@ -68,6 +69,9 @@ def learn(
     generator: GeneratorSettings | None = None,
     instructions: str = "",
     facts_of: FactsOf | None = None,
+    agent: LLM | None = None,
+    checker: CheckerInfo | None = None,
+    redact: bool = True,
 ) -> AdmissionReport:
     """Propose at most 4 local edits of a failed action, verify each from `state`, keep the best.
 
@@ -76,12 +80,19 @@ def learn(
     Conditions are derived from the facts (`generator.conditions`); give `facts_of(task, action)`
     (your domain's facts function) so they can describe the failed action too, and `facts` as
     the facts of the decision right after the failed action, where the record will be offered.
+
+    The record's provenance names `llm` as the proposing model, `agent` (your agent's model, when
+    given) and `checker` (your world model's checker and data version, when given); the rest
+    says `unknown`. Secrets in the stored text are replaced by placeholders unless `redact=False`.
     """
     if memory.store is None:
         raise ValueError("this memory has no store to learn into")
     _, report = learn_from_failure(
         Generator(llm, settings=generator),
-        Admitter(memory.store, min_gain=min_gain, stage="manual"),
+        Admitter(
+            memory.store, min_gain=min_gain, stage="manual",
+            provenance=build_provenance(agent=agent, proposer=llm, checker=checker), redact=redact,
+        ),
         task=task,
         world_model=world_model,
         state=state,

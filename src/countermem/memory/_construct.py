@@ -40,6 +40,8 @@ from countermem.memory._condition_builder import ConditionContext
 from countermem.memory._form_repair import is_form_repair
 from countermem.memory._generator import Generator, Proposal, RepairMode
 from countermem.memory._lesson import LessonWriter
+from countermem.memory._record import Lesson
+from countermem.memory._redact import redact_lesson_data
 from countermem.memory._store import SQLiteStore
 
 
@@ -187,7 +189,13 @@ class CounterfactualLearner:
             return
         usage_before, calls_before, checks_before = self.lessons.usage_total, self.lessons.calls, self.lessons.world_model_calls
         lesson = self.lessons.lesson_for(record, self.world_model, state)
-        self.lesson_store.revise(record.id, lesson=lesson)
+        redactor = self.admitter.redactor
+        if redactor is None:
+            self.lesson_store.revise(record.id, lesson=lesson)
+        else:
+            counts: dict[str, object] = {"redactions": dict(record.redactions)}
+            lesson = Lesson.model_validate(redact_lesson_data(lesson.model_dump(), redactor, into=counts))
+            self.lesson_store.revise(record.id, lesson=lesson, redactions=counts["redactions"])
         self.stats.lessons_written += 1
         self.stats.lessons_verified += int(lesson.verified)
         self.stats.lesson_usage = self.stats.lesson_usage + _minus(self.lessons.usage_total, usage_before)

@@ -121,6 +121,8 @@ class StoreStats(_Frozen):
     universal_conditions: int
     evictions_by_reason: dict[str, int]
     reuse: ReuseTotals
+    redactions: dict[str, int] = Field(default_factory=dict)
+    """Secrets replaced by placeholders in the stored records, by kind (`Record.redactions`)."""
 
 
 class FrozenSnapshot(_Frozen):
@@ -431,6 +433,7 @@ class SQLiteStore:
                 succeeded=sum(r.counters.succeeded for r in records),
                 harmed=sum(r.counters.harmed for r in records),
             ),
+            redactions=dict(sorted(sum((Counter(r.redactions) for r in records), Counter[str]()).items())),
         )
 
     # --- writing -------------------------------------------------------------------------------
