@@ -75,3 +75,25 @@ def test_without_redaction_the_store_keeps_the_text(tmp_path: Path) -> None:
     path, _ = _construct(tmp_path, redact=False)
     with SQLiteStore(path, read_only=True) as store:
         assert all(AWS_KEY in r.original_action.content and not r.redactions for r in store.all())
+
+
+def test_memory_redact_in_a_study_config_reaches_the_construct_settings(tmp_path: Path) -> None:
+    from countermem.experiment._methods import method_spec
+    from countermem.experiment._study_config import parse_study_config
+    from countermem.experiment._study_jobs import JobContext, memory_settings
+    from countermem.experiment._study_plan import plan_study
+
+    bench = load_benchmark("sql-shop")
+    for redact in (True, False):
+        config = parse_study_config({
+            "name": "t", "benchmarks": ["sql-shop"], "methods": ["countermem"], "seeds": [1],
+            "backbones": {"b": {"kind": "scripted"}}, "split": {"construct": 2, "train": 1, "heldout": 1},
+            "memory": {"embedder": "lexical", **({} if redact else {"redact": False})},
+        })
+        job = next(j for j in plan_study(config, {"sql-shop": bench}, {}).jobs if j.kind == "construct")
+        ctx = JobContext(root=tmp_path, config=config, job=job, benchmark=bench, tasks=[],
+                         spec=method_spec("countermem"))
+        settings = memory_settings(ctx, store=tmp_path / "s.sqlite", checkpoint=None)
+        assert settings.redact is redact
+        # the default is left out of the stage config, so a run recorded before the setting resumes
+        assert ("redact" in settings.flat()) is (not redact)
