@@ -161,3 +161,17 @@ def test_a_partial_hit_is_widened_to_the_whole_token() -> None:
 def test_a_private_key_block_is_removed_whole() -> None:
     text = "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7x\nq9Zr==\n-----END RSA PRIVATE KEY-----\nok"
     assert SecretRedactor().redact(text).text == "key:\n<SECRET:private key>\nok"
+
+
+def test_without_detect_secrets_redaction_refuses_instead_of_storing_unscanned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from countermem.core import ConfigError
+
+    monkeypatch.setitem(sys.modules, "detect_secrets.core.plugins.util", None)  # import fails
+    with SQLiteStore(tmp_path / "s.sqlite") as store:
+        with pytest.raises(ConfigError, match=r"detect-secrets.*redact = false"):
+            Admitter(store)
+        assert Admitter(store, redact=False).redactor is None

@@ -108,7 +108,7 @@ from countermem.memory._redact import (
     PLACEHOLDER,
     Redacted,
     SecretRedactor,
-    redact_lesson_data,
+    redact_lesson,
     redact_record_data,
 )
 from countermem.memory._retention import (
@@ -325,7 +325,7 @@ __all__ = [
     "parse_strategy_items",
     "record_key_text",
     "record_tokens",
-    "redact_lesson_data",
+    "redact_lesson",
     "redact_record_data",
     "redundancy_of",
     "render_facts",

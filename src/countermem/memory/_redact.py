@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from countermem.core import ConfigError, clip_middle
-from countermem.memory._record import SITUATION_LIMIT
+from countermem.memory._record import SITUATION_LIMIT, Lesson
 
 PLACEHOLDER = "<SECRET:{kind}>"
 _PLACEHOLDER = re.compile(r"<SECRET:[^<>\n]{1,40}>")
@@ -99,11 +99,8 @@ class SecretRedactor:
                 f"secret redaction needs the detect-secrets package ({error}): "
                 "pip install 'countermem[memory]', or set `[memory] redact = false` to store text unscanned"
             ) from error
-        self._plugins = [
-            {"name": cls.__name__}
-            for cls in get_mapping_from_secret_type_to_class().values()
-            if cls.__name__ not in _EXCLUDED_PLUGINS
-        ]
+        names: list[str] = [plugin.__name__ for plugin in get_mapping_from_secret_type_to_class().values()]
+        self._plugins = [{"name": name} for name in names if name not in _EXCLUDED_PLUGINS]
 
     def redact(self, text: str) -> Redacted:
         return self.redact_all([text])[0]
@@ -212,7 +209,8 @@ def redact_record_data(data: dict[str, Any], redactor: SecretRedactor) -> dict[s
 
     situation = data.get("situation")
     if isinstance(situation, str) and len(situation) > _PRECLIP * SITUATION_LIMIT:
-        data["situation"], data["situation_truncated"] = clip_middle(situation, _PRECLIP * SITUATION_LIMIT)[0], True
+        data["situation"], _ = clip_middle(situation, _PRECLIP * SITUATION_LIMIT)
+        data["situation_truncated"] = True
     for key in ("situation", "rationale", "task_brief"):
         take(key, None, data.get(key))
     for key, sub in (
@@ -221,12 +219,11 @@ def redact_record_data(data: dict[str, Any], redactor: SecretRedactor) -> dict[s
     ):
         value = data.get(key)
         take(key, sub, getattr(value, sub, None) if not isinstance(value, dict) else value.get(sub))
-    lesson = data.get("lesson")
-    if lesson is not None:
-        lesson_data = lesson if isinstance(lesson, dict) else lesson.model_dump()
-        data["lesson"] = redact_lesson_data(lesson_data, redactor, into=data)
-    results = redactor.redact_all(texts)
     counts: Counter[str] = Counter(data.get("redactions") or {})
+    if data.get("lesson") is not None:
+        data["lesson"], lesson_counts = redact_lesson(Lesson.model_validate(data["lesson"]), redactor)
+        counts.update(lesson_counts)
+    results = redactor.redact_all(texts)
     for (key, part), result in zip(slots, results, strict=True):
         counts.update(result.counts)
         if part is None:
@@ -241,32 +238,13 @@ def redact_record_data(data: dict[str, Any], redactor: SecretRedactor) -> dict[s
     return data
 
 
-def redact_lesson_data(
-    lesson: dict[str, Any], redactor: SecretRedactor, *, into: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """A lesson's text, reason and leaked names redacted; counts go into `into["redactions"]`."""
-    lesson = dict(lesson)
-    keys = [k for k in ("text", "reason") if isinstance(lesson.get(k), str) and lesson[k]]
-    leaked = [str(name) for name in lesson.get("leaked") or []]
-    results = redactor.redact_all([lesson[k] for k in keys] + leaked)
-    counts: Counter[str] = Counter()
-    for key, result in zip(keys, results[: len(keys)], strict=True):
-        lesson[key] = result.text
-        counts.update(result.counts)
-    if leaked:
-        lesson["leaked"] = [r.text for r in results[len(keys) :]]
-        for result in results[len(keys) :]:
-            counts.update(result.counts)
-    check = lesson.get("check")
-    if check is not None:
-        details = check.get("details") if isinstance(check, dict) else check.details
-        if details:
-            result = redactor.redact(details)
-            counts.update(result.counts)
-            lesson["check"] = (
-                {**check, "details": result.text} if isinstance(check, dict)
-                else check.model_copy(update={"details": result.text})
-            )
-    if into is not None:
-        into["redactions"] = dict(Counter(into.get("redactions") or {}) + counts)
-    return lesson
+def redact_lesson(lesson: Lesson, redactor: SecretRedactor) -> tuple[Lesson, Counter[str]]:
+    """A lesson with its text, reason, leaked names and check details redacted, and the counts."""
+    texts = [lesson.text, lesson.reason, *lesson.leaked]
+    details = lesson.check.details if lesson.check is not None else ""
+    results = redactor.redact_all([*texts, details])
+    counts: Counter[str] = sum((r.counts for r in results), Counter[str]())
+    text, reason, *rest = [r.text for r in results]
+    leaked, redacted_details = rest[:-1], rest[-1]
+    check = lesson.check.model_copy(update={"details": redacted_details}) if lesson.check is not None else None
+    return lesson.model_copy(update={"text": text, "reason": reason, "leaked": leaked, "check": check}), counts
