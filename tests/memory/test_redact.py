@@ -175,3 +175,48 @@ def test_without_detect_secrets_redaction_refuses_instead_of_storing_unscanned(
         with pytest.raises(ConfigError, match=r"detect-secrets.*redact = false"):
             Admitter(store)
         assert Admitter(store, redact=False).redactor is None
+
+
+def test_the_public_learn_path_stamps_and_redacts_and_its_advice_carries_no_secret(tmp_path: Path) -> None:
+    from countermem.core import Decision
+    from countermem.domains import CheckerInfo
+    from countermem.llm import Message, ScriptedLLM
+    from countermem.memory import learn, open_memory
+
+    class PriceWorld:
+        def reset(self, task: Task) -> State:
+            self.task = task
+            return State(task_id=task.id, payload=task)
+
+        def snapshot(self) -> State:
+            return State(task_id=self.task.id, payload=self.task)
+
+        def restore(self, state: State) -> None:
+            self.task = state.payload
+
+        def check(self, action: Action) -> CheckResult:
+            ok = action.content.strip() == self.task.gold
+            return CheckResult(utility=float(ok), passed=ok, completed=True, status="passed" if ok else "wrong")
+
+    def propose(messages: list[Message]) -> str:
+        return f"### Alternative 1\nRationale: add 20% tax; ask {EMAIL}\nCondition: taxed\n```text\n12.00\n```"
+
+    memory = open_memory(tmp_path / "m.sqlite", action_language="text", embedder="lexical")
+    world, facts = PriceWorld(), Facts(values={"taxed": True})
+    task = Task(id="price-0", benchmark="prices", domain="shop", gold="12.00",
+                prompt=f"Gross price of an item costing 10? (token {GITHUB_TOKEN})")
+    state = world.reset(task)
+    report = learn(
+        memory, ScriptedLLM(propose, model="gen"), task=task, world_model=world, state=state,
+        failed_action=Action(content="10.00"), failed_result=world.check(Action(content="10.00")),
+        facts=facts, situation=f"{task.prompt}\nAWS_ACCESS_KEY_ID={AWS_KEY}",
+        agent=ScriptedLLM([], model="agent"), checker=CheckerInfo("python", "3.11", "packaged"),
+    )
+    assert report.record is not None
+    p = report.record.provenance
+    assert (p.proposing_model, p.agent_model, p.checker) == ("scripted:gen", "scripted:agent", "python")
+    assert {"e-mail", "GitHub Token", "AWS Access Key"} <= report.record.redactions.keys()
+    other = Task(id="price-1", benchmark="prices", domain="shop", prompt="Gross price of an item costing 20?")
+    advice = memory.advise(Decision(task=other, situation=other.prompt, facts=facts))
+    assert advice is not None and "12.00" in advice.text and "<SECRET:" in advice.text
+    assert not any(secret in advice.text for secret in SECRETS)
