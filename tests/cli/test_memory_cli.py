@@ -217,3 +217,38 @@ def test_list_and_stats_report_a_quarantined_record_and_show_the_rest(store_path
     assert list(as_json["quarantined"]) == [victim]
     shown = runner.invoke(memory_app, ["show", str(store_path), victim])
     assert shown.exit_code == 1 and "quarantined" in shown.output
+def test_show_prints_provenance_and_redactions(tmp_path: Path) -> None:
+    from countermem.memory import Provenance
+
+    path = tmp_path / "p.db"
+    record = make(
+        7,
+        provenance=Provenance(
+            proposing_model="openai:qwen-1.5b", agent_model="local:qwen-0.5b", agent_weights="ab" * 32,
+            checker="sqlite3", checker_version="3.40.1", data_sha256="cd" * 32,
+            countermem_version="0.1.0", git_commit="f9a4e25", environment="concert_singer",
+        ),
+        redactions={"e-mail": 2, "AWS Access Key": 1},
+    )
+    with SQLiteStore(path) as store:
+        store.add(record)
+    out = runner.invoke(memory_app, ["show", str(path), record.id], env={"COLUMNS": "200"}).output
+    for text in ("provenance", "openai:qwen-1.5b", "local:qwen-0.5b", "ab" * 32, "sqlite3 3.40.1",
+                 "cd" * 32, "0.1.0 (commit f9a4e25)", "concert_singer", "e-mail: 2", "AWS Access Key: 1"):
+        assert text in out, text
+    stats = runner.invoke(memory_app, ["stats", str(path)]).output
+    assert "secrets redacted" in stats and "AWS Access Key: 1, e-mail: 2" in stats
+
+
+def test_show_of_a_record_stored_before_provenance_says_unknown(store_path: Path) -> None:
+    import sqlite3
+
+    record = make(3)
+    body = json.loads(record.model_dump_json())
+    del body["provenance"], body["redactions"]
+    with sqlite3.connect(store_path) as conn:
+        conn.execute("UPDATE records SET body = ? WHERE id = ?", (json.dumps(body), record.id))
+    result = runner.invoke(memory_app, ["show", str(store_path), record.id])
+    assert result.exit_code == 0, result.output
+    assert "checker" in result.output and "unknown unknown" in result.output
+    assert "secrets redacted  none" in result.output

@@ -269,3 +269,24 @@ def test_a_cap_without_a_token_counter_is_refused(tmp_path: Path) -> None:
     with SQLiteStore(tmp_path / "s.sqlite") as store, pytest.raises(ConfigError, match="token counter"):
         CounterfactualMemory(Retriever(store, make_embedder("lexical")), TopOne(), action_language="sql",
                              options=AdvisorOptions(max_advice_tokens=100))
+
+
+def test_a_lesson_is_redacted_before_it_is_stored(tmp_path: Path) -> None:
+    email = "ops.team@example-corp.com"
+    leaky_lesson = GOOD_LESSON + f" Report failures to {email}."
+    generator_llm = Replies([f"Fix: drop the count\n```sql\n{FIXED}\n```", leaky_lesson])
+    agent = Replies([f"```sql\n{FIXED}\n```"])
+    path = tmp_path / "s.sqlite"
+    with SQLiteStore(path) as store:
+        lessons = LessonWriter(generator_llm, agent, LessonSettings(enabled=True), action_language="sql")  # type: ignore[arg-type]
+        learner = CounterfactualLearner(
+            Generator(generator_llm, settings=GeneratorSettings(samples=0)),  # type: ignore[arg-type]
+            Admitter(store), OneQueryWorld, action_language="sql", lessons=lessons, lesson_store=store,
+        )
+        learner.advise(Decision(task=TASK, step=1, situation=TASK.prompt, facts=Facts(),
+                                last_action=Action(content=FAILED), last_result=WRONG))
+        (stored,) = store.all()
+        raw = path.read_bytes() + Path(f"{path}-wal").read_bytes()
+    assert stored.lesson is not None and "<SECRET:e-mail>" in stored.lesson.text
+    assert stored.redactions == {"e-mail": 1}
+    assert email.encode() not in raw

@@ -179,6 +179,7 @@ def show(
     for name, value in rows:
         summary.add_row(Text(name, style="bold"), _text(value))
     console.print(Panel(summary, title=_text(title)))
+    console.print(_provenance_panel(record))
     situation_title = "situation" + (" (truncated)" if record.situation_truncated else "")
     console.print(Panel(_text(record.situation), title=situation_title))
     diff = "\n".join(
@@ -208,6 +209,25 @@ def show(
     console.print(_check_table(record.original_check, record.improved_check))
 
 
+def _provenance_panel(record: Record) -> Panel:
+    """Who and what made the record; a record stored before provenance existed says `unknown`."""
+    p = record.provenance
+    grid = Table.grid(padding=(0, 2))
+    redacted = ", ".join(f"{kind}: {n}" for kind, n in record.redactions.items()) or "none"
+    for name, value in (
+        ("proposing model", f"{p.proposing_model} (weights {p.proposing_weights})"),
+        ("agent model", f"{p.agent_model} (weights {p.agent_weights})"),
+        ("checker", f"{p.checker} {p.checker_version}"),
+        ("data sha256", p.data_sha256),
+        ("countermem", f"{p.countermem_version} (commit {p.git_commit})"),
+        ("environment", p.environment),
+        ("created", record.created_at.isoformat()),
+        ("secrets redacted", redacted),
+    ):
+        grid.add_row(Text(name, style="bold"), _text(value))
+    return Panel(grid, title="provenance")
+
+
 @memory_app.command("stats")
 def stats(
     store: StoreArg,
@@ -233,6 +253,7 @@ def stats(
         ("mean gain", mean),
         ("universal conditions", str(result.universal_conditions)),
         ("quarantined (unreadable)", ", ".join(result.quarantined) or "none"),
+        ("secrets redacted", _counts(result.redactions)),
         ("by domain", _counts(result.by_domain)),
         ("by benchmark", _counts(result.by_benchmark)),
         ("evictions", _counts(result.evictions_by_reason)),

@@ -75,6 +75,13 @@ AfterMalformed = Annotated[
         help="learn from answers without an 'Action:' line and advise after them (opt-in: harmed on humaneval)",
     ),
 ]
+Redact = Annotated[
+    bool,
+    typer.Option(
+        "--redact/--no-redact",
+        help="replace secrets (keys, tokens, passwords, e-mail addresses) in stored records with placeholders",
+    ),
+]
 GeneratorGrammar = Annotated[
     bool,
     typer.Option(

@@ -54,6 +54,7 @@ def _stage(stage: Literal["construct", "train", "evaluate"], params: dict[str, A
         generator=_generator_settings(params),
         generator_model=params.get("generator_model") or "",
         after_malformed=params.get("after_malformed", False),
+        redact=params.get("redact", True),
     )
     if stage == "evaluate":
         for warning in checkpoint_warnings(settings):  # before the model loads, so a person can stop here
@@ -200,6 +201,7 @@ def construct(
     generator_grammar: opt.GeneratorGrammar = False,
     failures_per_task: opt.FailuresPerTask = None,
     after_malformed: opt.AfterMalformed = False,
+    redact: opt.Redact = True,
     out: opt.Out = Path("runs/construct"),
     resume: opt.Resume = False,
     cache: opt.Cache = None,

@@ -11,6 +11,7 @@ from countermem.core._advice_format import (
     render_lesson_text,
     render_record_text,
 )
+from countermem.core._build import countermem_version, git_commit, package_version
 from countermem.core._errors import (
     BACKBONE_FAULTS,
     ArtifactMismatchError,
@@ -92,9 +93,12 @@ __all__ = [
     "Usage",
     "WorldModelError",
     "clip_middle",
+    "countermem_version",
     "facts_after",
+    "git_commit",
     "is_malformed",
     "malformed_result",
+    "package_version",
     "parse_record_texts",
     "render_compact_text",
     "render_form_repair_text",

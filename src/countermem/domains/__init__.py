@@ -2,7 +2,14 @@
 
 from countermem.domains._boundary import TimeLimitedWorldModel, check_action, validated_check
 from countermem.domains._conformance import ConformanceError, ConformanceReport, check_world_model
-from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions, State, WorldModel
+from countermem.domains._protocol import (
+    Availability,
+    Benchmark,
+    BenchmarkOptions,
+    CheckerInfo,
+    State,
+    WorldModel,
+)
 from countermem.domains._simple import TaskCopyWorldModel
 from countermem.domains._splits import SPLIT_NAMES, Splits, split_tasks
 
@@ -11,6 +18,7 @@ __all__ = [
     "Availability",
     "Benchmark",
     "BenchmarkOptions",
+    "CheckerInfo",
     "ConformanceError",
     "ConformanceReport",
     "Splits",

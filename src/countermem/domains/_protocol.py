@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
-from countermem.core import Action, CheckResult, Facts, Task
+from countermem.core import Action, CheckResult, CountermemError, Facts, Task, sha256_file
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,21 @@ class BenchmarkOptions:
 
 
 @dataclass(frozen=True)
+class CheckerInfo:
+    """Which checker judges a benchmark's actions, and which data its tasks came from.
+
+    A memory record keeps this as its provenance, so that a record verified under one checker
+    or data version can be told from one verified under another. `data_sha256` is the sha256 of
+    the data folder's SOURCE.md (which lists every file's own checksum), `packaged` when the
+    tasks ship inside countermem (its version and commit pin them), or `unknown`.
+    """
+
+    name: str = "unknown"
+    version: str = "unknown"
+    data_sha256: str = "unknown"
+
+
+@dataclass(frozen=True)
 class Availability:
     available: bool
     reason: str = ""
@@ -74,8 +89,32 @@ class Benchmark(ABC):
     """How memory's generator repairs a failed action: `edit` it locally, or `resolve` the task
     (a worked math answer is no code to edit; its judge reads only the final answer)."""
 
+    checker_name: ClassVar[str] = "unknown"
+    """The executable that judges actions (sqlite3, z3, coqc, python...), for provenance."""
+
     def __init__(self, options: BenchmarkOptions | None = None) -> None:
         self.options = options or BenchmarkOptions()
+
+    def checker_version(self) -> str | None:
+        """The checker's version, or None when it cannot be told (e.g. not installed); never raises."""
+        return None
+
+    def data_source(self) -> Path | None:
+        """The data folder holding SOURCE.md, or None when the tasks ship inside countermem.
+
+        Raises `DataUnavailableError` when the data is missing.
+        """
+        return None
+
+    def checker(self) -> CheckerInfo:
+        """Checker name and version and the data's fingerprint; never raises (missing = `unknown`)."""
+        version = self.checker_version() or "unknown"
+        try:
+            folder = self.data_source()
+            data = "packaged" if folder is None else sha256_file(folder / "SOURCE.md")
+        except (CountermemError, OSError):
+            data = "unknown"
+        return CheckerInfo(self.checker_name, version, data)
 
     @abstractmethod
     def availability(self) -> Availability:

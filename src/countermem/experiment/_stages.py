@@ -55,6 +55,7 @@ from countermem.memory import (
     Retriever,
     SQLiteStore,
     UnverifiedAdmitter,
+    build_provenance,
     has_verified_lesson,
     is_form_repair,
     make_embedder,
@@ -110,6 +111,8 @@ class MemorySettings(BaseModel):
     rendering: Rendering = "correction"
     repeat_offers: bool = True
     max_advice_tokens: int | None = None
+    redact: bool = True
+    """Replace secrets in records with typed placeholders before they are stored (`countermem.memory._redact`)."""
 
     def flat(self) -> dict[str, str | int | float | bool | None]:
         data = self.model_dump(mode="json", exclude={"reward", "dqn", "generator", "lesson"})
@@ -118,7 +121,8 @@ class MemorySettings(BaseModel):
         data["generator"] = self.generator.model_dump_json()
         if self.lesson != LessonSettings():
             data["lesson"] = self.lesson.model_dump_json()
-        for name, default in (("rendering", "correction"), ("repeat_offers", True), ("max_advice_tokens", None)):
+        for name, default in (("rendering", "correction"), ("repeat_offers", True), ("max_advice_tokens", None),
+                              ("redact", True)):
             if data[name] == default:
                 del data[name]  # a run recorded before these settings existed resumes unchanged
         return data
@@ -228,10 +232,14 @@ def construct_memory(
             store = _construct_store(settings)  # after the manifest: it lives in the run folder
         before = len(store.all())
         generator_settings = settings.generator_for(simulated)
+        provenance = build_provenance(agent=llm, proposer=generator_llm or llm, checker=benchmark.checker())
         learner = CounterfactualLearner(
             Generator(generator_llm or llm, settings=generator_settings),
-            Admitter(store, min_gain=settings.min_gain, stage="construct")
-            if settings.admission == "verified" else UnverifiedAdmitter(store, stage="construct"),
+            Admitter(
+                store, min_gain=settings.min_gain, stage="construct", provenance=provenance, redact=settings.redact
+            )
+            if settings.admission == "verified"
+            else UnverifiedAdmitter(store, stage="construct", provenance=provenance, redact=settings.redact),
             benchmark.world_model,
             action_language=benchmark.action_language,
             max_alternatives=settings.max_alternatives,

@@ -138,6 +138,8 @@ class MemoryConfig(_Strict):
     record's verified lesson, then its correction alone, else it is not shown. None: no cap."""
     after_malformed: bool = False
     """Learn from malformed answers (no `Action:` line) and advise after them; opt-in (harmed on humaneval)."""
+    redact: bool = True
+    """Replace secrets (keys, tokens, passwords, e-mail addresses) in records with placeholders before storing."""
     dqn: DQNConfig = Field(default_factory=DQNConfig)
     """`[memory.dqn]`: the selector's network and training."""
     generator: GeneratorConfig = Field(default_factory=lambda: GeneratorConfig())

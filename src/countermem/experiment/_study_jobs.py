@@ -164,7 +164,7 @@ def memory_settings(ctx: JobContext, *, store: Path, checkpoint: Path | None) ->
         store=store, capacity=capacity, retention=spec.retention, embedder=memory.embedder, k=memory.k,
         rank=spec.rank, use_conditions=spec.use_conditions, show_task=memory.show_task,
         selector=spec.selector_in(memory.selector),
-        after_malformed=memory.after_malformed,
+        after_malformed=memory.after_malformed, redact=memory.redact,
         checkpoint=checkpoint,
         min_gain=memory.min_gain, max_alternatives=memory.max_alternatives, seed=ctx.job.cell.seed,
         admission=spec.admission, dqn=memory.dqn, construct_advice=memory.construct_advice,

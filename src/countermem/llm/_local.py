@@ -75,9 +75,12 @@ class LocalLLM:
         seed: int = 0,
     ) -> None:
         llama_cpp = _import_llama_cpp()
+        self.weights_sha256: str | None = None
+        """The pinned sha256 of a registry model's bytes (provenance); None for a GGUF file given by path."""
         if isinstance(model, str) and model in MODELS:
             self.model = model
             self.path = resolve_model_path(model, models_dir)
+            self.weights_sha256 = MODELS[model].sha256
         else:
             self.path = Path(model)
             self.model = self.path.name

@@ -13,6 +13,7 @@ from countermem.memory._admission import (
     Verdict,
     judge_condition,
     learn_from_failure,
+    stored_record,
 )
 from countermem.memory._advisor import (
     AdvisorOptions,
@@ -94,16 +95,25 @@ from countermem.memory._lesson import (
     scrub_names,
     source_names,
 )
+from countermem.memory._provenance import build_provenance, model_weights
 from countermem.memory._record import (
     SITUATION_LIMIT,
     ApplicabilityCondition,
     Lesson,
+    Provenance,
     Record,
     RecordSource,
     ReuseCounters,
     Stage,
     truncate_situation,
     utc_now,
+)
+from countermem.memory._redact import (
+    PLACEHOLDER,
+    Redacted,
+    SecretRedactor,
+    redact_lesson,
+    redact_record_data,
 )
 from countermem.memory._retention import (
     MAX_REDUNDANCY_RECORDS,
@@ -189,6 +199,7 @@ __all__ = [
     "MAX_REDUNDANCY_RECORDS",
     "MINILM_DIM",
     "MIN_GAIN",
+    "PLACEHOLDER",
     "RETENTION_RULES",
     "SITUATION_LIMIT",
     "STRATEGY_BLOCK_HEADER",
@@ -238,6 +249,7 @@ __all__ = [
     "PromptLimits",
     "Proposal",
     "ProposalAdmitter",
+    "Provenance",
     "RandomRetention",
     "RankMode",
     "RecencyRetention",
@@ -245,6 +257,7 @@ __all__ = [
     "RecordListing",
     "RecordProvider",
     "RecordSource",
+    "Redacted",
     "Redundancy",
     "RedundancyIndex",
     "RefreshReport",
@@ -260,6 +273,7 @@ __all__ = [
     "ReuseCounters",
     "ReuseTotals",
     "SQLiteStore",
+    "SecretRedactor",
     "SimilarityRetention",
     "Stage",
     "Store",
@@ -283,6 +297,7 @@ __all__ = [
     "Verdict",
     "Victim",
     "applied_form_repair",
+    "build_provenance",
     "candidate_features",
     "choose_condition",
     "decision_text",
@@ -303,6 +318,7 @@ __all__ = [
     "lesson_prompt_situation",
     "make_embedder",
     "make_retention",
+    "model_weights",
     "normalise_action",
     "normalize_rows",
     "observation_for",
@@ -316,6 +332,8 @@ __all__ = [
     "parse_strategy_items",
     "record_key_text",
     "record_tokens",
+    "redact_lesson",
+    "redact_record_data",
     "redundancy_of",
     "render_facts",
     "render_generation_prompt",
@@ -325,6 +343,7 @@ __all__ = [
     "sampled_prompt_situation",
     "scrub_names",
     "source_names",
+    "stored_record",
     "strategy_id",
     "truncate_situation",
     "unchecked_result",

@@ -26,12 +26,16 @@ the first that fails; the reason names every one that fails):
 Of the alternatives that pass, only the one with the highest gain (ties: the first) becomes a
 `Record`; the others are `not_best`. At most one record per failure keeps one failure from
 crowding the 200-record store with variants of the same fix.
+
+The record is stamped with the admitter's `Provenance` and, unless `redact=False`, built from
+text with secrets replaced by placeholders (`stored_record`); the checks above saw the real
+actions, so a redacted action may no longer reproduce its stored check result.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -40,7 +44,17 @@ from countermem.domains import State, WorldModel, check_action
 from countermem.memory._condition_builder import ConditionContext, derive_for_proposal
 from countermem.memory._conditions import ConditionError
 from countermem.memory._generator import Alternative, GenerationRequest, Generator, Proposal, RepairMode
-from countermem.memory._record import ApplicabilityCondition, Record, RecordSource, Stage, brief_of
+from countermem.memory._provenance import build_provenance, for_task
+from countermem.memory._record import (
+    TASK_BRIEF_LIMIT,
+    ApplicabilityCondition,
+    Provenance,
+    Record,
+    RecordSource,
+    Stage,
+    brief_of,
+)
+from countermem.memory._redact import SecretRedactor, redact_record_data
 from countermem.memory._store import EvictionEvent, Store
 
 logger = logging.getLogger(__name__)
@@ -91,6 +105,9 @@ class ProposalAdmitter(Protocol):
     """What construction needs from admission: `Admitter` (verified) or `UnverifiedAdmitter` (baseline)."""
 
     world_model_calls: int
+    redactor: SecretRedactor | None
+    """What the admitter redacts stored text with (None: redaction off); lessons written later
+    for its records go through the same one."""
 
     def verify_and_admit(
         self,
@@ -111,12 +128,24 @@ class ProposalAdmitter(Protocol):
 class Admitter:
     """Module II: verifies a `Proposal` against the world model and adds the best edit to `store`."""
 
-    def __init__(self, store: Store, *, min_gain: float = MIN_GAIN, stage: Stage = "construct") -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        min_gain: float = MIN_GAIN,
+        stage: Stage = "construct",
+        provenance: Provenance | None = None,
+        redact: bool = True,
+    ) -> None:
         if not 0.0 <= min_gain < 1.0:
             raise ConfigError(f"min_gain must lie in [0, 1), got {min_gain}; the study uses 0.05")
         self.store = store
         self.min_gain = min_gain
         self.stage: Stage = stage
+        self.provenance = provenance or build_provenance()
+        """Stamped on every admitted record, with the source task's environment filled in."""
+        self.redactor = SecretRedactor() if redact else None
+        """Secrets are replaced in the stored copy only, after the checks (`countermem.memory._redact`)."""
         self.world_model_calls = 0
         """Running total over every `verify_and_admit` call of this admitter."""
 
@@ -178,20 +207,23 @@ class Admitter:
                 )
                 for v in verdicts
             ]
-            record = Record(
-                domain=domain,
-                benchmark=benchmark,
-                situation=situation,
-                original_action=failed_action,
-                improved_action=best.alternative.action,
-                original_check=failed_result,
-                improved_check=best.check,
-                utility_gain=best.gain,
-                condition=ApplicabilityCondition.from_text(best.alternative.condition_text or ""),
-                rationale=best.alternative.rationale,
-                task_brief=brief_of(task.prompt),
-                source=RecordSource(task_id=task.id, benchmark=benchmark, stage=self.stage),
-                embedding=None,
+            record = stored_record(
+                {
+                    "domain": domain,
+                    "benchmark": benchmark,
+                    "situation": situation,
+                    "original_action": failed_action,
+                    "improved_action": best.alternative.action,
+                    "original_check": failed_result,
+                    "improved_check": best.check,
+                    "utility_gain": best.gain,
+                    "condition": ApplicabilityCondition.from_text(best.alternative.condition_text or ""),
+                    "rationale": best.alternative.rationale,
+                    "task_brief": brief_of(task.prompt, 2 * TASK_BRIEF_LIMIT),  # clipped again after redaction
+                    "source": RecordSource(task_id=task.id, benchmark=benchmark, stage=self.stage),
+                    "provenance": for_task(self.provenance, task),
+                },
+                self.redactor,
             )
             already = _stored(self.store, record.id)
             if not already:
@@ -254,6 +286,15 @@ class Admitter:
             reason=reason,
             condition=canonical,
         )
+
+
+def stored_record(data: dict[str, Any], redactor: SecretRedactor | None) -> Record:
+    """The record as it will be stored: built from `data` after secrets are redacted (when on).
+
+    The one place admission turns checked material into a `Record`, so that no path stores
+    unredacted text; the checks in `data` were made on the real actions before this.
+    """
+    return Record.model_validate(data if redactor is None else redact_record_data(data, redactor))
 
 
 def judge_condition(alternative: Alternative, facts: Facts) -> tuple[list[tuple[Verdict, str]], str | None]:

@@ -20,13 +20,14 @@ import weakref
 from pathlib import Path
 
 from countermem.core import Action, CheckResult, ConfigError, Facts, StoreError, Task
-from countermem.domains import State, TimeLimitedWorldModel, WorldModel, validated_check
+from countermem.domains import CheckerInfo, State, TimeLimitedWorldModel, WorldModel, validated_check
 from countermem.llm import LLM
 from countermem.memory._admission import MIN_GAIN, AdmissionReport, Admitter, learn_from_failure
 from countermem.memory._advisor import AdvisorOptions, CounterfactualMemory, require_text
 from countermem.memory._condition_builder import ConditionContext, FactsOf
 from countermem.memory._embedding import make_embedder
 from countermem.memory._generator import Generator, GeneratorSettings
+from countermem.memory._provenance import build_provenance
 from countermem.memory._retrieval import Retriever
 from countermem.memory._store import SQLiteStore
 from countermem.selector import Selector, TopOne
@@ -139,6 +140,9 @@ def learn(
     instructions: str = "",
     facts_of: FactsOf | None = None,
     check_timeout: float | None = DEFAULT_CHECK_TIMEOUT_S,
+    agent: LLM | None = None,
+    checker: CheckerInfo | None = None,
+    redact: bool = True,
 ) -> AdmissionReport:
     """Propose at most 4 local edits of a failed action, verify each from `state`, keep the best.
 
@@ -153,6 +157,9 @@ def learn(
     most `check_timeout` seconds: it runs on a helper thread, and a check that does not return in
     time is a `WorldModelError` (the world model is then not used again). Pass
     `check_timeout=None` only for a world model whose check must run on the caller's thread.
+    The record's provenance names `llm` as the proposing model, `agent` (your agent's model, when
+    given) and `checker` (your world model's checker and data version, when given); the rest
+    says `unknown`. Secrets in the stored text are replaced by placeholders unless `redact=False`.
     """
     if not isinstance(memory, CounterfactualMemory):
         raise ConfigError(f"learn needs the memory open_memory returned, got {type(memory).__name__}")
@@ -175,7 +182,10 @@ def learn(
         world_model = TimeLimitedWorldModel(world_model, check_timeout)
     _, report = learn_from_failure(
         Generator(llm, settings=generator),
-        Admitter(memory.store, min_gain=min_gain, stage="manual"),
+        Admitter(
+            memory.store, min_gain=min_gain, stage="manual",
+            provenance=build_provenance(agent=agent, proposer=llm, checker=checker), redact=redact,
+        ),
         task=task,
         world_model=world_model,
         state=state,

@@ -19,6 +19,7 @@ fires after a later agent's malformed answer (`countermem.core._malformed`).
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -40,6 +41,7 @@ from countermem.memory._condition_builder import ConditionContext
 from countermem.memory._form_repair import is_form_repair
 from countermem.memory._generator import Generator, Proposal, RepairMode
 from countermem.memory._lesson import LessonWriter
+from countermem.memory._redact import redact_lesson
 from countermem.memory._store import SQLiteStore
 
 
@@ -187,7 +189,13 @@ class CounterfactualLearner:
             return
         usage_before, calls_before, checks_before = self.lessons.usage_total, self.lessons.calls, self.lessons.world_model_calls
         lesson = self.lessons.lesson_for(record, self.world_model, state)
-        self.lesson_store.revise(record.id, lesson=lesson)
+        redactor = self.admitter.redactor
+        if redactor is None:
+            self.lesson_store.revise(record.id, lesson=lesson)
+        else:  # the writer saw the task's own text, so its lesson is scanned like the record was
+            lesson, counts = redact_lesson(lesson, redactor)
+            total = dict(sorted((Counter(record.redactions) + counts).items()))
+            self.lesson_store.revise(record.id, lesson=lesson, redactions=total)
         self.stats.lessons_written += 1
         self.stats.lessons_verified += int(lesson.verified)
         self.stats.lesson_usage = self.stats.lesson_usage + _minus(self.lessons.usage_total, usage_before)

@@ -119,6 +119,33 @@ class Lesson(_Frozen):
     """Source-task names the writer kept using, replaced by placeholders before the check."""
 
 
+UNKNOWN = "unknown"
+
+
+class Provenance(_Frozen):
+    """Who and what made a record: models, checker and data, countermem build, environment.
+
+    Every field defaults to `unknown`, which is what a record stored before provenance existed
+    reads as. It is not part of the record's content id: the same correction verified again by
+    another build is the same correction. The time is the record's `created_at`.
+    """
+
+    proposing_model: str = UNKNOWN
+    """The generator model that proposed the correction (backend:model, or the server's model id)."""
+    proposing_weights: str = UNKNOWN
+    """sha256 of the proposing model's weights, where countermem pins them (embedded GGUF models)."""
+    agent_model: str = UNKNOWN
+    agent_weights: str = UNKNOWN
+    checker: str = UNKNOWN
+    checker_version: str = UNKNOWN
+    data_sha256: str = UNKNOWN
+    """sha256 of the benchmark data's SOURCE.md, `packaged` for tasks shipped in countermem."""
+    countermem_version: str = UNKNOWN
+    git_commit: str = UNKNOWN
+    environment: str = UNKNOWN
+    """The source task's environment (a database, a Coq import set), `none` when it has none."""
+
+
 class RecordSource(_Frozen):
     task_id: str
     benchmark: str
@@ -183,6 +210,10 @@ class Record(_Frozen):
     lesson: Lesson | None = None
     """What the correction teaches without the source task's names, and whether that was verified
     (`countermem.memory._lesson`); None when construction wrote no lesson."""
+    provenance: Provenance = Field(default_factory=Provenance)
+    redactions: dict[str, int] = Field(default_factory=dict)
+    """Secrets replaced by placeholders before the record was stored, counted by kind
+    (`countermem.memory._redact`); empty when nothing was found or redaction was off."""
 
     @model_validator(mode="before")
     @classmethod

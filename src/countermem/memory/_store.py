@@ -163,6 +163,8 @@ class StoreStats(_Frozen):
     reuse: ReuseTotals
     quarantined: dict[str, str] = Field(default_factory=dict)
     """Records set aside because they no longer parse: id -> why (they are not in `count`)."""
+    redactions: dict[str, int] = Field(default_factory=dict)
+    """Secrets replaced by placeholders in the stored records, by kind (`Record.redactions`)."""
 
 
 class FrozenSnapshot(_Frozen):
@@ -677,6 +679,7 @@ class SQLiteStore:
                 harmed=sum(r.counters.harmed for r in records),
             ),
             quarantined=dict(self._quarantined),
+            redactions=dict(sorted(sum((Counter(r.redactions) for r in records), Counter[str]()).items())),
         )
 
     # --- writing -------------------------------------------------------------------------------

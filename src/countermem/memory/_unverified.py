@@ -19,9 +19,25 @@ from __future__ import annotations
 
 from countermem.core import Action, CheckResult, ConfigError, Cost, Facts, StoreError, Task
 from countermem.domains import State, WorldModel
-from countermem.memory._admission import AdmissionReport, AlternativeVerdict, Verdict, judge_condition
+from countermem.memory._admission import (
+    AdmissionReport,
+    AlternativeVerdict,
+    Verdict,
+    judge_condition,
+    stored_record,
+)
 from countermem.memory._generator import Alternative, Proposal
-from countermem.memory._record import ApplicabilityCondition, Record, RecordSource, Stage, brief_of
+from countermem.memory._provenance import build_provenance, for_task
+from countermem.memory._record import (
+    TASK_BRIEF_LIMIT,
+    ApplicabilityCondition,
+    Provenance,
+    Record,
+    RecordSource,
+    Stage,
+    brief_of,
+)
+from countermem.memory._redact import SecretRedactor
 from countermem.memory._store import EvictionEvent, Store
 
 UNCHECKED_DETAILS = "not checked: stored by the unverified-advice baseline without any world-model call"
@@ -42,7 +58,17 @@ def unchecked_result(failed: CheckResult) -> CheckResult:
 class UnverifiedAdmitter:
     """Stores the first acceptable generated alternative with no world-model check (baseline)."""
 
-    def __init__(self, store: Store, *, stage: Stage = "construct", require_condition: bool = True) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        stage: Stage = "construct",
+        require_condition: bool = True,
+        provenance: Provenance | None = None,
+        redact: bool = True,
+    ) -> None:
+        self.provenance = provenance or build_provenance()
+        self.redactor = SecretRedactor() if redact else None
         self.store = store
         self.stage: Stage = stage
         self.require_condition = require_condition
@@ -93,19 +119,23 @@ class UnverifiedAdmitter:
         already = False
         if chosen is not None:
             alternative, condition = chosen
-            record = Record(
-                domain=domain,
-                benchmark=benchmark,
-                situation=situation,
-                original_action=failed_action,
-                improved_action=alternative.action,
-                original_check=failed_result,
-                improved_check=unchecked,
-                utility_gain=0.0,
-                condition=ApplicabilityCondition.from_text(condition),
-                rationale=alternative.rationale,
-                task_brief=brief_of(task.prompt),
-                source=RecordSource(task_id=task.id, benchmark=benchmark, stage=self.stage),
+            record = stored_record(
+                {
+                    "domain": domain,
+                    "benchmark": benchmark,
+                    "situation": situation,
+                    "original_action": failed_action,
+                    "improved_action": alternative.action,
+                    "original_check": failed_result,
+                    "improved_check": unchecked,
+                    "utility_gain": 0.0,
+                    "condition": ApplicabilityCondition.from_text(condition),
+                    "rationale": alternative.rationale,
+                    "task_brief": brief_of(task.prompt, 2 * TASK_BRIEF_LIMIT),  # clipped again after redaction
+                    "source": RecordSource(task_id=task.id, benchmark=benchmark, stage=self.stage),
+                    "provenance": for_task(self.provenance, task),
+                },
+                self.redactor,
             )
             already = _stored(self.store, record.id)
             if not already:

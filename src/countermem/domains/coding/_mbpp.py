@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import json
+from pathlib import Path
 from typing import Any
 
 from countermem.core import DataUnavailableError, FactValue, Task
@@ -48,8 +49,12 @@ class MBPP(CodingBenchmark):
     name = "mbpp"
     description = "MBPP: short Python programming problems, each with three assert tests"
 
+    def data_source(self) -> Path | None:
+        return self.options.data_dir / self.name if self.options.data_dir else dataset_dir(self.name)
+
     def _load(self) -> list[Task]:
-        folder = self.options.data_dir / self.name if self.options.data_dir else dataset_dir(self.name)
+        folder = self.data_source()
+        assert folder is not None
         path = verified_file(folder, DATA_FILE)
         tasks = []
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):

@@ -46,6 +46,7 @@ class CoqBenchmark(Benchmark):
 
     domain = "fv"
     action_language = "coq"
+    checker_name = "coqc"
     default_timeout_s = 20.0
 
     def _coqc_reason(self) -> str | None:

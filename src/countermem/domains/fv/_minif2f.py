@@ -97,6 +97,9 @@ class MiniF2FCoq(CoqBenchmark):
     )
     default_timeout_s = 30.0
 
+    def data_source(self) -> Path | None:
+        return self._folder()
+
     def _folder(self) -> Path:
         if self.options.data_dir is not None:
             folder = self.options.data_dir / DATASET

@@ -9,7 +9,7 @@ from abc import abstractmethod
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from countermem.core import Action, CountermemError, DataUnavailableError, Facts, Task
+from countermem.core import Action, CountermemError, DataUnavailableError, Facts, Task, package_version
 from countermem.domains._data import dataset_dir, verified_file
 from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions
 from countermem.domains.math._facts import math_facts
@@ -41,6 +41,14 @@ class MathBenchmark(Benchmark):
         self._solutions: dict[str, str] = {}
         self._judge: AnswerJudge | None = None
         self._judge_lock = threading.Lock()
+
+    checker_name: ClassVar[str] = "math-verify"
+
+    def checker_version(self) -> str | None:
+        return package_version("math-verify")
+
+    def data_source(self) -> Path | None:
+        return self._folder()
 
     def _folder(self) -> Path:
         if self.options.data_dir is not None:

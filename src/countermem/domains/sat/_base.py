@@ -11,7 +11,7 @@ import time
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
-from countermem.core import Action, CheckResult, CheckStatus, ConfigError, Cost, Task
+from countermem.core import Action, CheckResult, CheckStatus, ConfigError, Cost, Task, package_version
 from countermem.domains._protocol import Benchmark, State
 from countermem.domains.sat._solver import SolverBudget
 
@@ -65,6 +65,11 @@ class SolverWorldModel(ABC):
 
 
 class SolverBenchmark(Benchmark):
+    checker_name = "python-sat"
+
+    def checker_version(self) -> str | None:
+        return package_version("python-sat")
+
     def budget(self) -> SolverBudget:
         """The default budget, with the options' timeout (if any) as the wall-clock guard."""
         if self.options.timeout_s is None:

@@ -153,6 +153,9 @@ class SATLib(SolverBenchmark):
             return Availability(False, f"{folder} lacks {', '.join(missing)}; see its SOURCE.md")
         return Availability(True)
 
+    def data_source(self) -> Path | None:
+        return satlib_root(self.options.data_dir)
+
     def tasks(self) -> list[Task]:
         return list(_load_tasks(satlib_root(self.options.data_dir)))
 

@@ -7,7 +7,7 @@ gives no usable answer (killed, died, or refused the action).
 
 from __future__ import annotations
 
-from countermem.core import CheckerUnavailableError, CheckResult, ConfigError, Cost
+from countermem.core import CheckerUnavailableError, CheckResult, ConfigError, Cost, package_version
 from countermem.domains._protocol import Availability, Benchmark
 from countermem.domains.smt._process import DEFAULT_MEMORY_MB, ProcessOutcome, RunnerReply, run_runner
 
@@ -76,6 +76,11 @@ def usable_reply(outcome: ProcessOutcome, budget: str) -> RunnerReply | CheckRes
 
 
 class Z3Benchmark(Benchmark):
+    checker_name = "z3"
+
+    def checker_version(self) -> str | None:
+        return package_version("z3-solver")
+
     @property
     def timeout_s(self) -> float:
         value = self.options.timeout_s if self.options.timeout_s is not None else DEFAULT_TIMEOUT_S

@@ -177,6 +177,9 @@ class SMTLib(Z3Benchmark):
     def folder(self) -> Path:
         return data_folder(self.options.data_dir)
 
+    def data_source(self) -> Path | None:
+        return self.folder
+
     def availability(self) -> Availability:
         z3_present = z3_availability()
         if not z3_present.available:

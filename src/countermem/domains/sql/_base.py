@@ -7,6 +7,7 @@ describes its situation in the same terms as the other.
 
 from __future__ import annotations
 
+import sqlite3
 from abc import abstractmethod
 
 from countermem.core import Action, ConfigError, Facts, Task
@@ -34,6 +35,7 @@ class SQLBenchmark(Benchmark):
 
     domain = "sql"
     action_language = "sql"
+    checker_name = "sqlite3"
 
     def __init__(self, options: BenchmarkOptions | None = None) -> None:
         super().__init__(options)
@@ -41,6 +43,9 @@ class SQLBenchmark(Benchmark):
         self._schemas: dict[str, SchemaInfo] = {}
         self._gold_cache = GoldCache()
         self._scratch: SQLiteWorldModel | None = None
+
+    def checker_version(self) -> str | None:
+        return sqlite3.sqlite_version
 
     @abstractmethod
     def _load_database(self, environment: str) -> bytes:

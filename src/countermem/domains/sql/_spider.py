@@ -103,6 +103,9 @@ class SpiderBenchmark(SQLBenchmark):
         self._report: SpiderLoadReport | None = None
         self._words: dict[str, frozenset[str]] | None = None
 
+    def data_source(self) -> Path | None:
+        return self._locate()[0]
+
     def _locate(self) -> tuple[Path, str]:
         reasons: list[str] = []
         for name, language in SPIDER_FOLDERS:
