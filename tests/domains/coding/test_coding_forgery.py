@@ -238,3 +238,71 @@ def test_redefining_the_prompts_helper_does_not_fool_the_tests(humaneval: HumanE
 def test_the_honest_solution_of_the_custom_task_passes(sandbox: None) -> None:
     result = _check_custom("def f(x):\n    return 2 * x\n")
     assert result.passed and result.utility == 1.0, result.details
+
+
+def _check_user_task(entry_point: str, test: str, source: str) -> CheckResult:
+    """A user's own coding task (MBPP style: the test module's asserts, no `check` function)."""
+    task = Task(id=f"user-{entry_point}", benchmark="custom", domain="coding", prompt=f"write {entry_point}",
+                metadata={"entry_point": entry_point, "test": test, "call": None, "preamble": ""})
+    world = CodingWorldModel()
+    world.reset(task)
+    return world.check(Action(content=source))
+
+
+_POSITIVE_TESTS = "assert all(map(is_positive, [1, 2, 3]))\nassert not any(map(is_positive, [-1, -2]))\n"
+
+
+def test_stop_iteration_from_the_solution_does_not_end_the_tests_iteration(sandbox: None) -> None:
+    """Re-raised as StopIteration in the judge, it would end `map` early: all([]) holds, any([]) fails."""
+    honest = _check_user_task("is_positive", _POSITIVE_TESTS, "def is_positive(x):\n    return x > 0\n")
+    assert honest.passed and honest.utility == 1.0, honest.details
+    for raised in ("StopIteration", "StopAsyncIteration"):
+        result = _check_user_task("is_positive", _POSITIVE_TESTS, f"def is_positive(x):\n    raise {raised}\n")
+        assert not result.passed and result.utility == 0.0, result.details
+        assert result.status == "wrong", result.details
+        assert f"{raised} (solution.py line 2) (raised by the solution; an error here, never the end of an " \
+               "iteration)" in result.details, result.details
+
+
+_ROUND_TRIP_TESTS = "assert decode(encode('abc')) == 'abc'\nassert decode(encode('hello')) == 'hello'\n"
+_JUDGE_TAKEOVER = (
+    "def encode(text):\n"
+    "    return '''\n"
+    "import os, sys\n"
+    "frame = sys._getframe()\n"
+    "while frame is not None:\n"
+    "    emit = frame.f_locals.get('emit')\n"
+    "    if callable(emit):\n"
+    "        emit('start')\n"
+    "        emit('done', counts={})\n"
+    "        os._exit(0)\n"
+    "    frame = frame.f_back\n"
+    "raise RuntimeError('exec ran where no judge is')\n"
+    "'''\n"
+)
+_FORGED_WIRE = (
+    "import sys\n"
+    "_wire = sys.modules['cm_wire']\n"
+    "_real = _wire.encode\n"
+    "def _forged(value, opaque, depth=0):\n"
+    "    if value is exec:\n"
+    "        return ['B', 'exec']\n"
+    "    return _real(value, opaque, depth)\n"
+    "_wire.encode = _forged\n"
+)
+
+
+def test_a_builtin_the_solution_hands_back_runs_in_its_own_process(sandbox: None) -> None:
+    """`decode = exec`: if exec came back as the judge's own, the tests' call would run the
+    solution's text in the judge, which finds the reporter and says "done"."""
+    result = _check_user_task("encode", _ROUND_TRIP_TESTS, _JUDGE_TAKEOVER + "decode = exec\n")
+    assert not result.passed and result.utility == 0.0, result.details
+    assert "RuntimeError: exec ran where no judge is" in result.details, result.details
+
+
+def test_a_builtin_named_on_a_forged_wire_is_refused_by_the_judge(sandbox: None) -> None:
+    """The solution rewrites its copy of the wire to name exec; the judge's decoder refuses it."""
+    result = _check_user_task("encode", _ROUND_TRIP_TESTS, _FORGED_WIRE + _JUDGE_TAKEOVER + "decode = exec\n")
+    assert not result.passed and result.utility == 0.0, result.details
+    assert result.status == "error", result.details
+    assert "WireError: 'exec' is not a builtin type or pure builtin function" in result.details, result.details

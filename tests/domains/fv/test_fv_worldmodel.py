@@ -14,18 +14,19 @@ from countermem.domains.fv import (
     CoqProblem,
     CoqWorldModel,
     check_proof,
-    coqc_path,
     run_coqc,
     run_coqc_sandboxed,
 )
+from required_tools import require_sandboxed_coqc
 
-pytestmark = pytest.mark.skipif(coqc_path() is None, reason="coqc is not installed (apt-get install coq)")
+pytestmark = pytest.mark.usefixtures("coqc")
 
 
 @pytest.fixture(scope="module")
 def basics() -> CoqBasics:
     benchmark = load_benchmark("coq-basics")
     assert isinstance(benchmark, CoqBasics)
+    require_sandboxed_coqc()
     availability = benchmark.availability()
     if not availability.available:
         pytest.skip(availability.reason)
