@@ -65,7 +65,9 @@ class SolutionError(Exception):
     steer the judge's control flow."""
 
 
-_CONTROL_FLOW = (StopIteration, StopAsyncIteration)
+def _plain(kind: type[BaseException]) -> bool:
+    """An exception the tests may see as itself: not one that ends an iteration, a generator or the process."""
+    return issubclass(kind, Exception) and not issubclass(kind, (StopIteration, StopAsyncIteration))
 
 
 def _protect_self() -> None:
@@ -102,8 +104,8 @@ def _raised(name: object, detail: object) -> Exception:
     """
     text = str(detail)[: cm_wire.DETAIL_CHARS]
     kind = getattr(builtins, name, None) if isinstance(name, str) else None
-    if isinstance(kind, type) and issubclass(kind, _CONTROL_FLOW):
-        text = f"{text} (raised by the solution; an error here, never the end of an iteration)"
+    if isinstance(kind, type) and issubclass(kind, BaseException) and not _plain(kind):
+        text = f"{text} (raised by the solution; an error here, not the tests' control flow)"
         kind = None
     error: Exception = SolutionError(text)
     if isinstance(kind, type) and issubclass(kind, Exception):
