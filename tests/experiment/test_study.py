@@ -170,7 +170,8 @@ def test_interrupted_study_ends_with_the_results_of_an_uninterrupted_one(tmp_pat
 
 
 class _Drifting:
-    """A backbone whose token counts are random on every call: two runs agree only if replayed.
+    """A backbone whose reasoning-token count is random on every call (the agent's budget counts
+    prompt and completion tokens only, so its path is unchanged): two runs agree only if replayed.
 
     Records the cache key of every call that reached it, so a test can see which were asked twice.
     """
@@ -184,6 +185,9 @@ class _Drifting:
     def name(self) -> str:
         return str(self.inner.name)
 
+    def count_tokens(self, text: str) -> int:
+        return int(self.inner.count_tokens(text))
+
     def complete(self, messages: Any, params: Any = None) -> Any:
         from countermem.llm import GenerationParams
         from countermem.llm._cache import cache_key
@@ -191,7 +195,7 @@ class _Drifting:
         params = params or GenerationParams()
         self.asked.append(cache_key(self.name, messages, params))
         completion = self.inner.complete(messages, params)
-        usage = completion.usage.model_copy(update={"completion_tokens": self._random.randint(1, 10**9)})
+        usage = completion.usage.model_copy(update={"reasoning_tokens": self._random.randint(1, 10**9)})
         return completion.model_copy(update={"usage": usage})
 
 
@@ -232,7 +236,7 @@ def test_a_resumed_study_replays_the_interrupted_jobs_model_calls_from_the_cache
     assert not first_run & set(asked), "the resumed run asked the backbone again for replies it already had"
     for path, lines in partial.items():
         again = path.read_text().splitlines()[: len(lines)]
-        assert [json.loads(x) for x in again] == [json.loads(x) for x in lines], path
+        assert [_normal(json.loads(x)) for x in again] == [_normal(json.loads(x)) for x in lines], path
 
 
 def test_a_changed_artifact_is_refused(tmp_path: Path) -> None:
