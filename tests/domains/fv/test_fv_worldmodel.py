@@ -117,6 +117,7 @@ def test_changing_the_statement_is_rejected(basics: CoqBasics) -> None:
     assert "changes the theorem statement" in result.details
 
 
+@pytest.mark.usefixtures("sandboxed_coqc")
 def test_print_assumptions_refuses_axioms_the_text_screen_cannot_see() -> None:
     problem = CoqProblem(
         theorem="excluded_middle",
