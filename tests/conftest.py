@@ -1,5 +1,7 @@
 """Shared fixtures: a toy arithmetic benchmark whose world model is trivially correct, so agent
-and experiment tests exercise their own logic rather than a real checker's."""
+and experiment tests exercise their own logic rather than a real checker's; and the system tools
+(bubblewrap, coqc) that a test may need, skipped where missing unless the run requires them
+(`required_tools`)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import pytest
 
 from countermem.core import Action, CheckResult, Cost, Facts, Task
 from countermem.domains import Availability, Benchmark, State
+from required_tools import require_coqc, require_sandbox, require_sandboxed_coqc
 
 
 class ToyWorldModel:
@@ -85,3 +88,19 @@ class ToyBenchmark(Benchmark):
 @pytest.fixture
 def toy_benchmark() -> ToyBenchmark:
     return ToyBenchmark()
+
+
+@pytest.fixture(scope="session")
+def sandbox() -> None:
+    """bubblewrap runs Python here (else skip, or fail under $COUNTERMEM_REQUIRE_TOOLS=1)."""
+    require_sandbox()
+
+
+@pytest.fixture(scope="session")
+def coqc() -> None:
+    require_coqc()
+
+
+@pytest.fixture(scope="session")
+def sandboxed_coqc() -> None:
+    require_sandboxed_coqc()

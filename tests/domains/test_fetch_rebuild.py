@@ -28,6 +28,7 @@ from countermem.domains.fv._check_table import (
 )
 from countermem.domains.fv._coqc import CoqcLimits, CoqcRun, coqc_version
 from countermem.domains.sql._gold_check import gold_check_table
+from required_tools import require_coqc
 
 
 def _shared(name: str) -> Path:
@@ -187,6 +188,7 @@ def test_coq_table_uses_the_compiler_it_is_given() -> None:
 
 def test_coq_table_rows_are_made_again_with_coqc_8_16_1() -> None:
     """One row of each kind through the real coqc (the whole table takes minutes; the fetch makes it)."""
+    require_coqc()
     if coqc_version() != "8.16.1":
         pytest.skip(f"needs coqc 8.16.1 (found {coqc_version()})")
     folder = _shared("minif2f_coq")

@@ -108,6 +108,50 @@ def test_no_heldout_task_reaches_construct_or_train(tmp_path: Path) -> None:
     assert (link / "sql-shop" / "seed-1" / "metrics.json").is_file()
 
 
+def _split_leaking_into_heldout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every split function returns the construction split as the held-out one too (a broken split)."""
+    import countermem.experiment._study_plan as plan_module
+    from countermem.domains import Splits
+
+    real = plan_module.split_tasks
+
+    def leaking(tasks: list[Any], seed: int, **kwargs: Any) -> Splits:
+        splits = real(tasks, seed, **kwargs)
+        return Splits(construct=splits.construct, train=splits.train, heldout=splits.construct)
+
+    monkeypatch.setattr(plan_module, "split_tasks", leaking)
+
+
+def test_check_disjoint_refuses_each_kind_of_overlap() -> None:
+    from countermem.experiment._study_plan import CellTasks, check_disjoint
+
+    tasks = load_benchmark("sql-shop").tasks()
+    a, b, c, d = tasks[:4]
+    check_disjoint(CellTasks([a], [b], [c], [d], [tasks[4]]))
+    for leaked in ("heldout", "original_environment", "lookalike"):
+        sets: dict[str, list[Any]] = {"construct": [a], "train": [b], "heldout": [c],
+                                      "original_environment": [d], "lookalike": [tasks[4]]}
+        sets[leaked] = [sets[leaked][0], a if leaked != "lookalike" else b]
+        with pytest.raises(ConfigError, match=f"1 {leaked} task.*also appear in construction or training"):
+            check_disjoint(CellTasks(**sets))
+    with pytest.raises(ConfigError, match="construction and training tasks overlap"):
+        check_disjoint(CellTasks([a], [a, b], [c], [d], []))
+
+
+def test_a_split_that_leaks_is_refused_before_anything_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _split_leaking_into_heldout(monkeypatch)
+    root = tmp_path / "s"
+    with pytest.raises(ConfigError, match=r"heldout task.*also appear in construction or training"):
+        run_study(_config(), root, write_report=False)
+    assert not [p for p in root.rglob("*") if p.is_file()], "the study wrote something before refusing"
+    toml = tmp_path / "study.toml"
+    toml.write_text('benchmarks = ["sql-shop"]\n[backbones.b]\nkind = "scripted"\n')
+    result = CliRunner().invoke(app, ["study", str(toml), "--out", str(tmp_path / "cli")])
+    assert result.exit_code == 2, result.output
+    assert "also appear in construction or training" in " ".join(result.output.split())
+    assert not (tmp_path / "cli").exists() or not [p for p in (tmp_path / "cli").rglob("*") if p.is_file()]
+
+
 def test_interrupted_study_ends_with_the_results_of_an_uninterrupted_one(tmp_path: Path) -> None:
     config = _config(analyses={"accumulation": [0, 3, 6]})
     whole = run_study(config, tmp_path / "whole", write_report=False)
@@ -123,6 +167,76 @@ def test_interrupted_study_ends_with_the_results_of_an_uninterrupted_one(tmp_pat
     assert any("admissions.jsonl" in k and any(v) for k, v in expected.items()), "nothing was learned"
     for key in expected:
         assert got[key] == expected[key], key
+
+
+class _Drifting:
+    """A backbone whose reasoning-token count is random on every call (the agent's budget counts
+    prompt and completion tokens only, so its path is unchanged): two runs agree only if replayed.
+
+    Records the cache key of every call that reached it, so a test can see which were asked twice.
+    """
+
+    def __init__(self, inner: Any, asked: list[str]) -> None:
+        import random
+
+        self.inner, self.asked, self._random = inner, asked, random.Random()
+
+    @property
+    def name(self) -> str:
+        return str(self.inner.name)
+
+    def count_tokens(self, text: str) -> int:
+        return int(self.inner.count_tokens(text))
+
+    def complete(self, messages: Any, params: Any = None) -> Any:
+        from countermem.llm import GenerationParams
+        from countermem.llm._cache import cache_key
+
+        params = params or GenerationParams()
+        self.asked.append(cache_key(self.name, messages, params))
+        completion = self.inner.complete(messages, params)
+        usage = completion.usage.model_copy(update={"reasoning_tokens": self._random.randint(1, 10**9)})
+        return completion.model_copy(update={"usage": usage})
+
+
+def test_a_resumed_study_replays_the_interrupted_jobs_model_calls_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import countermem.experiment._study_jobs as jobs_module
+    from countermem.llm import CachedLLM
+
+    asked: list[str] = []
+    replayed: list[str] = []
+    simulated = jobs_module.simulated_llm_for
+
+    class CountingCache(CachedLLM):
+        def complete(self, messages: Any, params: Any = None) -> Any:
+            completion = super().complete(messages, params)
+            if completion.cached:
+                replayed.append(completion.text)
+            return completion
+
+    monkeypatch.setattr(jobs_module, "simulated_llm_for", lambda *a, **k: _Drifting(simulated(*a, **k), asked))
+    monkeypatch.setattr(jobs_module, "CachedLLM", CountingCache)
+    config, root = _config(backbone="simulated", methods=["none", "countermem"]), tmp_path / "s"
+    with pytest.raises(StudyInterrupted):
+        run_study(config, root, stop_after_runs=8, write_report=False)
+    finished = {json.loads(p.read_text())["id"] for p in (root / "jobs").glob("*.json")}
+    manifest_jobs = json.loads((root / "manifest.json").read_text())["jobs"]
+    unfinished = [root / j["out"] for j in manifest_jobs if j["id"] not in finished and (root / j["out"]).is_dir()]
+    partial = {path: path.read_text().splitlines() for folder in unfinished for path in folder.rglob("results.jsonl")}
+    calls_before = sum(1 for folder in unfinished for path in folder.rglob("transcripts/*.jsonl")
+                       for line in path.read_text().splitlines() if json.loads(line)["kind"] == "llm")
+    assert any(partial.values()) and calls_before > 0, "the cut left no half-done job to resume"
+    first_run = set(asked)
+    asked.clear()
+    replayed.clear()
+    assert run_study(config, root, write_report=False).ok
+    assert len(replayed) >= calls_before, f"only {len(replayed)} of {calls_before} earlier calls came from the cache"
+    assert not first_run & set(asked), "the resumed run asked the backbone again for replies it already had"
+    for path, lines in partial.items():
+        again = path.read_text().splitlines()[: len(lines)]
+        assert [_normal(json.loads(x)) for x in again] == [_normal(json.loads(x)) for x in lines], path
 
 
 def test_a_changed_artifact_is_refused(tmp_path: Path) -> None:
@@ -204,6 +318,33 @@ def test_cli_study_runs_resumes_and_reports(tmp_path: Path) -> None:
     assert report.exit_code == 0, report.output
 
 
+_PAUSE_MID_JOB = """
+import runpy, sys, threading
+from pathlib import Path
+import countermem.experiment._study as study
+
+out, signal_file = Path(sys.argv[1]), Path(sys.argv[2])
+counted = study._RunCounter.add
+
+
+def add(self, n=1):
+    counted(self, n)
+    records = list((out / "jobs").glob("*.json"))
+    running = [p for p in out.rglob("results.jsonl") if p.stat().st_size > 0]
+    if records and len(running) > len(records):
+        signal_file.write_text("a job is half done")
+        threading.Event().wait(600)
+        raise SystemExit("paused mid-job and never killed")
+
+
+study._RunCounter.add = add
+sys.argv = ["countermem", *sys.argv[3:]]
+runpy.run_module("countermem", run_name="__main__")
+"""
+"""Runs the study command, and stops it for good once a job has finished and the next one has
+written some of its results: it writes the signal file and waits there to be killed."""
+
+
 @pytest.mark.slow
 def test_a_killed_study_resumes_to_the_same_results(tmp_path: Path) -> None:
     """SIGKILL in the middle of a job (no clean-up runs), then the same command again."""
@@ -219,19 +360,19 @@ def test_a_killed_study_resumes_to_the_same_results(tmp_path: Path) -> None:
         'seeds = [1]\n[backbones.sim]\nkind = "simulated"\n'
         '[split]\nconstruct = 24\ntrain = 10\nheldout = 20\n[memory]\nembedder = "lexical"\n'
     )
-    command = [sys.executable, "-m", "countermem", "study", str(toml), "--no-report"]
+    arguments = ["study", str(toml), "--no-report"]
+    command = [sys.executable, "-m", "countermem", *arguments]
     subprocess.run([*command, "--out", str(tmp_path / "whole")], check=True, capture_output=True, timeout=600)
-    cut = tmp_path / "cut"
-    process = subprocess.Popen([*command, "--out", str(cut)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               start_new_session=True)
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        records = list((cut / "jobs").glob("*.json")) if (cut / "jobs").is_dir() else []
-        running = [p for p in cut.rglob("results.jsonl") if p.stat().st_size > 0] if cut.is_dir() else []
-        if len(records) >= 1 and len(running) > len(records):
+    cut, paused = tmp_path / "cut", tmp_path / "paused"
+    process = subprocess.Popen(
+        [sys.executable, "-c", _PAUSE_MID_JOB, str(cut), str(paused), *arguments, "--out", str(cut)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    for _ in range(1200):  # a hang guard (10 minutes), not a timing window: the study waits to be killed
+        if paused.exists() or process.poll() is not None:
             break
-        time.sleep(0.05)
-    assert process.poll() is None, "the study ended before it could be killed; make it longer"
+        time.sleep(0.5)
+    assert paused.exists(), f"the study never paused mid-job (exit code {process.poll()})"
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     total_jobs = len(json.loads((cut / "manifest.json").read_text())["jobs"])

@@ -8,9 +8,23 @@ from pathlib import Path
 import pytest
 
 from countermem.core import ConfigError
+from countermem.domains._data import DATA_ENV, find_data_root
 from countermem.llm import DEFAULT_MODEL, MODELS, default_models_dir, get_model_spec
 
-SHARED = Path("/work/shared/models")
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _shared_models() -> Path | None:
+    """The shared models folder: beside $COUNTERMEM_DATA_DIR, else `shared/models` in or beside the
+    checkout or one of its parents (a checkout's `../shared`, as the data root is found)."""
+    root = find_data_root()
+    if root is not None and (root.parent / "models").is_dir():
+        return root.parent / "models"
+    for folder in (REPO, *REPO.parents):
+        for candidate in (folder / "shared" / "models", folder.parent / "shared" / "models"):
+            if candidate.is_dir():
+                return candidate
+    return None
 
 
 def test_verified_models_and_default() -> None:
@@ -36,9 +50,11 @@ def test_pins_are_well_formed() -> None:
 
 @pytest.mark.parametrize("name", ["qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b"])
 def test_wheel_pins_equal_the_shared_requirements(name: str) -> None:
-    source = SHARED / f"requirements-qwen-coder-{name.rsplit('-', 1)[1]}.txt"
-    if not source.is_file():
-        pytest.skip(f"{source} not on this machine")
+    shared = _shared_models()
+    if shared is None:
+        pytest.skip(f"no shared/models folder beside {REPO} or its parents, nor beside ${DATA_ENV}")
+    source = shared / f"requirements-qwen-coder-{name.rsplit('-', 1)[1]}.txt"
+    assert source.is_file(), f"{shared} lacks {source.name}"
     pins = [line.split(" --hash=sha256:") for line in source.read_text().split("\n") if line.strip()]
     assert [(p.requirement, p.sha256) for p in get_model_spec(name).parts] == [(r, h) for r, h in pins]
 

@@ -172,3 +172,30 @@ def test_free_globals_are_what_the_tests_read_but_do_not_define() -> None:
         "    assert poly(x) == math.pi\n    global seen\n    seen = 1\nassert f(seen) == 2\n"
     )
     assert free_globals(source) == ("Node", "f", "poly")
+
+
+_STATEFUL_BUILTINS = ["exec", "eval", "compile", "open", "__import__", "getattr", "setattr", "delattr", "hasattr",
+                      "dir", "vars", "globals", "locals", "print", "input", "breakpoint", "__build_class__"]
+
+
+@pytest.mark.parametrize("name", _STATEFUL_BUILTINS)
+def test_a_builtin_that_acts_on_its_process_never_crosses_by_name(name: str) -> None:
+    """Decoded in the judge, `["B", "exec"]` would hand the solution's choice of exec to the tests."""
+    import builtins
+
+    with pytest.raises(WireError, match="crosses only as a reference"):
+        decode(["B", name], _no_refs)
+    kept: list[object] = []
+
+    def keep(value: object) -> list[Any]:
+        kept.append(value)
+        return ["r", 0, type(value).__name__, True]
+
+    assert encode(vars(builtins)[name], keep) == ["r", 0, "builtin_function_or_method", True]
+    assert kept == [vars(builtins)[name]]
+
+
+def test_builtin_types_and_pure_functions_still_cross_by_name() -> None:
+    assert encode([int, type, ValueError, len, sorted], _no_objects) == [
+        "l", [["B", "int"], ["B", "type"], ["B", "ValueError"], ["B", "len"], ["B", "sorted"]]
+    ]

@@ -9,10 +9,11 @@ import pytest
 
 from countermem.core import Action, Task
 from countermem.domains import load_benchmark, split_tasks
-from countermem.domains.fv import CoqBasics, CoqcLimits, coqc_path, run_coqc
+from countermem.domains.fv import CoqBasics, CoqcLimits, run_coqc
 from countermem.domains.fv._lemma_files import data_files, read_data_text
+from required_tools import require_sandboxed_coqc
 
-needs_coqc = pytest.mark.skipif(coqc_path() is None, reason="coqc is not installed (apt-get install coq)")
+needs_coqc = pytest.mark.usefixtures("coqc")
 
 
 @pytest.fixture(scope="module")
@@ -23,6 +24,7 @@ def basics() -> CoqBasics:
 
 
 def _world_or_skip(benchmark: CoqBasics) -> None:
+    require_sandboxed_coqc()
     availability = benchmark.availability()
     if not availability.available:
         pytest.skip(availability.reason)

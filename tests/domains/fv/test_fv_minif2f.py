@@ -11,9 +11,10 @@ import pytest
 
 from countermem.core import Action, DataUnavailableError, Task
 from countermem.domains import BenchmarkOptions, WorldModel, check_world_model, dataset_dir, load_benchmark
-from countermem.domains.fv import MiniF2FCoq, coqc_path
+from countermem.domains.fv import MiniF2FCoq
+from required_tools import require_sandboxed_coqc
 
-needs_coqc = pytest.mark.skipif(coqc_path() is None, reason="coqc is not installed (apt-get install coq)")
+needs_coqc = pytest.mark.usefixtures("coqc")
 
 
 def _data_or_skip() -> Path:
@@ -32,6 +33,7 @@ def minif2f() -> MiniF2FCoq:
 
 
 def world_or_skip(benchmark: MiniF2FCoq) -> WorldModel:
+    require_sandboxed_coqc()
     availability = benchmark.availability()
     if not availability.available:
         pytest.skip(availability.reason)

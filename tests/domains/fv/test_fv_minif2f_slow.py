@@ -8,17 +8,19 @@ import pytest
 
 from countermem.core import DataUnavailableError, Task
 from countermem.domains import dataset_dir, load_benchmark
-from countermem.domains.fv import CoqcLimits, CoqProblem, coqc_path, run_coqc
+from countermem.domains.fv import CoqcLimits, CoqProblem, run_coqc
+from required_tools import require_sandboxed_coqc
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(coqc_path() is None, reason="coqc is not installed (apt-get install coq)")
+@pytest.mark.usefixtures("coqc")
 def test_all_shipped_minif2f_proofs_check() -> None:
     try:
         dataset_dir("minif2f_coq")
     except DataUnavailableError as error:
         pytest.skip(str(error))
     benchmark = load_benchmark("minif2f-coq")
+    require_sandboxed_coqc()
     availability = benchmark.availability()
     if not availability.available:
         pytest.skip(availability.reason)
@@ -37,7 +39,7 @@ def test_all_shipped_minif2f_proofs_check() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(coqc_path() is None, reason="coqc is not installed (apt-get install coq)")
+@pytest.mark.usefixtures("coqc")
 def test_the_tactic_prelude_does_not_change_any_statement() -> None:
     """One task per import set (the first 15 sets by size): the fully printed statement type is the
     same with and without the lia/lra prelude."""

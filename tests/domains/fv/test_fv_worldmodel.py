@@ -14,18 +14,19 @@ from countermem.domains.fv import (
     CoqProblem,
     CoqWorldModel,
     check_proof,
-    coqc_path,
     run_coqc,
     run_coqc_sandboxed,
 )
+from required_tools import require_sandboxed_coqc
 
-pytestmark = pytest.mark.skipif(coqc_path() is None, reason="coqc is not installed (apt-get install coq)")
+pytestmark = pytest.mark.usefixtures("coqc")
 
 
 @pytest.fixture(scope="module")
 def basics() -> CoqBasics:
     benchmark = load_benchmark("coq-basics")
     assert isinstance(benchmark, CoqBasics)
+    require_sandboxed_coqc()
     availability = benchmark.availability()
     if not availability.available:
         pytest.skip(availability.reason)
@@ -116,6 +117,7 @@ def test_changing_the_statement_is_rejected(basics: CoqBasics) -> None:
     assert "changes the theorem statement" in result.details
 
 
+@pytest.mark.usefixtures("sandboxed_coqc")
 def test_print_assumptions_refuses_axioms_the_text_screen_cannot_see() -> None:
     problem = CoqProblem(
         theorem="excluded_middle",

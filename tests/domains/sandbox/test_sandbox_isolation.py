@@ -23,11 +23,7 @@ REPO = Path(__file__).resolve().parents[3]
 MARGIN_S = 4.0
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _require_bwrap() -> None:
-    availability = sandbox_availability()
-    if not availability.available:
-        pytest.skip(f"bubblewrap does not work here: {availability.reason}")
+pytestmark = pytest.mark.usefixtures("sandbox")
 
 
 def _processes_with(token: str) -> list[int]:

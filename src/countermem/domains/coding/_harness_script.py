@@ -61,7 +61,13 @@ class SolutionGone(BaseException):
 
 
 class SolutionError(Exception):
-    """An exception the solution raised that has no builtin counterpart here."""
+    """An exception the solution raised that has no builtin counterpart here, or one that would
+    steer the judge's control flow."""
+
+
+def _plain(kind: type[BaseException]) -> bool:
+    """An exception the tests may see as itself: not one that ends an iteration, a generator or the process."""
+    return issubclass(kind, Exception) and not issubclass(kind, (StopIteration, StopAsyncIteration))
 
 
 def _protect_self() -> None:
@@ -90,9 +96,17 @@ def _show(value: object) -> str:
 
 def _raised(name: object, detail: object) -> Exception:
     """The solution's exception rebuilt here: a builtin class when its name is one (so tests that
-    expect, say, a ValueError still see one), else SolutionError; its detail is the child's text."""
+    expect, say, a ValueError still see one), else SolutionError; its detail is the child's text.
+
+    Never as an exception that steers control flow here: a StopIteration raised inside
+    `all(map(f, xs))` would end the iteration and pass the assert, so the iteration-ending
+    exceptions (and every BaseException that is not an Exception) come back as SolutionError.
+    """
     text = str(detail)[: cm_wire.DETAIL_CHARS]
     kind = getattr(builtins, name, None) if isinstance(name, str) else None
+    if isinstance(kind, type) and issubclass(kind, BaseException) and not _plain(kind):
+        text = f"{text} (raised by the solution; an error here, not the tests' control flow)"
+        kind = None
     error: Exception = SolutionError(text)
     if isinstance(kind, type) and issubclass(kind, Exception):
         try:

@@ -7,6 +7,12 @@ builtin values and a few `collections` types, so no object of the solution's mak
 comparison. A subclass of a builtin type travels as its base type's data (a namedtuple as a
 tuple, an IntEnum as an int), read through the base type's own methods; any other object stays
 in the solution's process and crosses as an opaque reference, which equals only itself.
+
+Builtins cross by name only when holding one gives nothing the tests did not already have: the
+builtin types and the pure functions in `PURE_BUILTIN_FUNCTIONS`. `exec`, `open`, `getattr`,
+`globals` and the like stay in the solution's process as references, and a message that names
+one anyway (the solution can rewrite its copy of this file) is refused when decoded, so no
+callable of the solution's choosing ever runs in the judge.
 """
 
 from __future__ import annotations
@@ -33,6 +39,17 @@ DETAIL_CHARS = 400
 SOLUTION_FILE = "solution.py"
 _SMALL_INT = 1 << 62
 _BUILTIN_FUNCTION = type(len)
+PURE_BUILTIN_FUNCTIONS = frozenset(
+    {
+        "abs", "aiter", "all", "anext", "any", "ascii", "bin", "callable", "chr", "divmod", "format",
+        "hash", "hex", "id", "isinstance", "issubclass", "iter", "len", "max", "min", "next", "oct",
+        "ord", "pow", "repr", "round", "sorted", "sum",
+    }
+)
+"""Builtin functions that only compute on the arguments they are given, so one named by the
+solution can be rebuilt in the judge. The others (exec, eval, compile, open, __import__, getattr,
+setattr, delattr, hasattr, dir, vars, globals, locals, print, input, breakpoint, __build_class__)
+read or change the state of the process they run in."""
 
 
 class WireError(ValueError):
@@ -87,12 +104,17 @@ def encode(value: object, opaque: Opaque, depth: int = 0) -> Any:
 
 
 def _encode_builtin(value: object) -> list[Any] | None:
-    """A builtin type or function (MBPP passes `int` as an argument) as its name."""
+    """A builtin type or pure function (MBPP passes `int` as an argument) as its name."""
     if isinstance(value, type | _BUILTIN_FUNCTION):
         name = getattr(value, "__name__", None)
-        if isinstance(name, str) and builtins.__dict__.get(name) is value:
+        if isinstance(name, str) and builtins.__dict__.get(name) is value and _rebuildable(name):
             return ["B", name]
     return None
+
+
+def _rebuildable(name: str) -> bool:
+    found = builtins.__dict__.get(name)
+    return isinstance(found, type) or (isinstance(found, _BUILTIN_FUNCTION) and name in PURE_BUILTIN_FUNCTIONS)
 
 
 def _encode_number(value: object) -> list[Any] | None:
@@ -166,10 +188,13 @@ def _decode_tagged(data: list[Any], resolve: Resolve, depth: int) -> object:
     if tag == "r":
         return resolve(data)
     if tag == "B":
-        found = builtins.__dict__.get(_text(data[1]))
-        if not isinstance(found, type | _BUILTIN_FUNCTION):
-            raise WireError(f"{data[1]!r} is not a builtin type or function")
-        return found
+        name = _text(data[1])
+        if not _rebuildable(name):
+            raise WireError(
+                f"{name[:40]!r} is not a builtin type or pure builtin function; a builtin such as exec or "
+                "open crosses only as a reference to the process that holds it"
+            )
+        return builtins.__dict__[name]
     if tag == "Fr":
         import fractions
 
