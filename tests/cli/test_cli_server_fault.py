@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import shlex
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -17,56 +15,32 @@ from countermem.cli._common import SERVER_FAULT_EXIT_CODE
 from countermem.domains import load_benchmark
 from countermem.experiment import RunConfig, oracle_script, select_tasks
 from countermem.llm import Message, RetryPolicy
+from fake_chat_server import Reply, Responder, completion, serving
 
 
-class FlakyServer:
+class FlakyServer(Responder):
     """Answers sql-shop's oracle actions, or with an HTML error page while `broken` is set."""
 
     def __init__(self) -> None:
         bench = load_benchmark("sql-shop")
         tasks = select_tasks(bench, RunConfig(benchmark="sql-shop", backbone="openai", model="m", limit=2))
-        script = oracle_script(bench, tasks)
+        self.script = oracle_script(bench, tasks)
         self.broken = True
-        self.requests = 0
-        server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
-                server.requests += 1
-                if server.broken:
-                    kind, payload = "text/html", b"<html><h1>502 Bad Gateway</h1></html>"
-                else:
-                    text = script([Message(**m) for m in body["messages"]])
-                    kind, payload = "application/json", json.dumps({
-                        "id": "c", "object": "chat.completion", "created": 0, "model": "m",
-                        "choices": [{"index": 0, "finish_reason": "stop",
-                                     "message": {"role": "assistant", "content": text}}],
-                        "usage": {"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7},
-                    }).encode()
-                self.send_response(200)
-                self.send_header("content-type", kind)
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
 
-            def log_message(self, *args: object) -> None:
-                return None
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.02,), daemon=True)
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        if self.broken:
+            return 200, "text/html", b"<html><h1>502 Bad Gateway</h1></html>"
+        return completion(self.script([Message(**m) for m in body["messages"]]))
 
 
 @pytest.fixture
 def flaky(monkeypatch: pytest.MonkeyPatch) -> Iterator[FlakyServer]:
     monkeypatch.delenv("COUNTERMEM_SAMPLING", raising=False)
     monkeypatch.setattr(RetryPolicy, "delay", lambda self, retry: 0.0)  # the default waits 1+2+4+8 s
-    served = FlakyServer()
-    served.thread.start()
-    yield served
-    served.httpd.shutdown()
-    served.httpd.server_close()
+    flaky = FlakyServer()
+    with serving(flaky):
+        yield flaky
 
 
 def test_a_server_fault_stops_the_run_in_one_line_and_the_printed_resume_finishes_it(

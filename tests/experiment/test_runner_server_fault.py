@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +11,7 @@ import pytest
 from countermem.core import LLMServerFaultError, Task
 from countermem.experiment import RunConfig, RunDir, oracle_script, run_tasks, select_tasks
 from countermem.llm import Message, OpenAIChat, RetryPolicy
+from fake_chat_server import Reply, Responder, completion, serving
 
 FAULTS: dict[str, tuple[int, str, bytes]] = {
     "503": (503, "application/json", b'{"error": {"message": "overloaded"}}'),
@@ -23,55 +21,29 @@ FAULTS: dict[str, tuple[int, str, bytes]] = {
 }
 
 
-class OracleServer:
+class OracleServer(Responder):
     """Answers from the oracle script; in `mode` "ok" with usage, "no-usage" without, else a fault."""
 
     def __init__(self, script: Callable[[list[Message]], str]) -> None:
         self.mode = "ok"
-        self.requests = 0
-        server = self
+        self.script = script
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
-                server.requests += 1
-                if server.mode in FAULTS:
-                    status, kind, payload = FAULTS[server.mode]
-                else:
-                    status, kind = 200, "application/json"
-                    text = script([Message(**m) for m in body["messages"]])
-                    reply: dict[str, Any] = {
-                        "id": "c", "object": "chat.completion", "created": 0, "model": body["model"],
-                        "choices": [{"index": 0, "finish_reason": "stop",
-                                     "message": {"role": "assistant", "content": text}}],
-                    }
-                    if server.mode == "ok":
-                        reply["usage"] = {"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7}
-                    payload = json.dumps(reply).encode()
-                self.send_response(status)
-                self.send_header("content-type", kind)
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
 
-            def log_message(self, *args: object) -> None:
-                return None
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.02,), daemon=True)
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        if self.mode in FAULTS:
+            return FAULTS[self.mode]
+        text = self.script([Message(**m) for m in body["messages"]])
+        return completion(text, model=body["model"], usage=self.mode == "ok")
 
 
 @pytest.fixture
 def toy_run(toy_benchmark: Any) -> Iterator[tuple[OracleServer, list[Task], RunConfig, OpenAIChat]]:
     tasks = select_tasks(toy_benchmark, RunConfig(benchmark="toy-add", backbone="openai", model="m", limit=4))
-    served = OracleServer(oracle_script(toy_benchmark, tasks))
-    served.thread.start()
-    config = RunConfig(benchmark="toy-add", backbone="openai", model="m", base_url=served.url, limit=4)
-    llm = OpenAIChat("m", base_url=served.url, api_key="k", retry=RetryPolicy(max_retries=2, initial_s=0.0))
-    yield served, tasks, config, llm
-    served.httpd.shutdown()
-    served.httpd.server_close()
+    oracle = OracleServer(oracle_script(toy_benchmark, tasks))
+    with serving(oracle) as served:
+        config = RunConfig(benchmark="toy-add", backbone="openai", model="m", base_url=served.url, limit=4)
+        llm = OpenAIChat("m", base_url=served.url, api_key="k", retry=RetryPolicy(max_retries=2, initial_s=0.0))
+        yield oracle, tasks, config, llm
 
 
 @pytest.mark.parametrize("fault", list(FAULTS))

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -18,52 +16,29 @@ from countermem.experiment._study import run_study
 from countermem.experiment._study_config import parse_study_config
 from countermem.experiment._study_jobs import JOBS_DIR
 from countermem.llm import RetryPolicy
+from fake_chat_server import Reply, Responder, completion, serving
 
 
-class SwitchServer:
+class SwitchServer(Responder):
     """Answers every request with one wrong SQL action (tasks finish, unsolved), or 503 while `down`."""
 
     def __init__(self) -> None:
         self.down = True
-        self.requests = 0
-        server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                self.rfile.read(int(self.headers.get("content-length", 0)))
-                server.requests += 1
-                if server.down:
-                    status, payload = 503, b'{"error": {"message": "model is loading"}}'
-                else:
-                    status, payload = 200, json.dumps({
-                        "id": "c", "object": "chat.completion", "created": 0, "model": "m",
-                        "choices": [{"index": 0, "finish_reason": "stop", "message": {
-                            "role": "assistant", "content": "Action: submit\n```sql\nSELECT 1\n```"}}],
-                        "usage": {"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7},
-                    }).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
 
-            def log_message(self, *args: object) -> None:
-                return None
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.02,), daemon=True)
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        if self.down:
+            return 503, "application/json", b'{"error": {"message": "model is loading"}}'
+        return completion("Action: submit\n```sql\nSELECT 1\n```")
 
 
 @pytest.fixture
 def switch(monkeypatch: pytest.MonkeyPatch) -> Iterator[SwitchServer]:
     monkeypatch.delenv("COUNTERMEM_SAMPLING", raising=False)
     monkeypatch.setattr(RetryPolicy, "delay", lambda self, retry: 0.0)  # the default waits 1+2+4+8 s
-    served = SwitchServer()
-    served.thread.start()
-    yield served
-    served.httpd.shutdown()
-    served.httpd.server_close()
+    switch = SwitchServer()
+    with serving(switch):
+        yield switch
 
 
 def _config(url: str, **backbone: object) -> dict[str, object]:
