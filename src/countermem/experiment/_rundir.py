@@ -23,7 +23,6 @@ import json
 import logging
 import os
 import platform
-import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -34,7 +33,7 @@ from typing import IO
 from pydantic import BaseModel
 
 from countermem.agents import Event, TaskOutcome
-from countermem.core import ConfigError
+from countermem.core import ConfigError, git_commit
 from countermem.experiment._lock import LOCK_NAME, hold_folder
 
 logger = logging.getLogger(__name__)
@@ -52,17 +51,6 @@ def package_versions() -> dict[str, str]:
         except importlib.metadata.PackageNotFoundError:
             versions[name] = "not installed"
     return versions
-
-
-def git_commit() -> str:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5,
-            cwd=Path(__file__).resolve().parent, check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return out.stdout.strip() or "unknown"
 
 
 def config_hash(config: BaseModel) -> str:

@@ -34,10 +34,10 @@ from pathlib import Path
 from typing import Protocol
 
 from countermem.agents import TaskOutcome
-from countermem.core import BACKBONE_FAULTS, ConfigError, CountermemError, LLMError
+from countermem.core import BACKBONE_FAULTS, ConfigError, CountermemError, LLMError, git_commit
 from countermem.domains import Benchmark, BenchmarkOptions, load_benchmark
 from countermem.experiment._lock import hold_folder, work_under_parent_lock
-from countermem.experiment._rundir import git_commit, package_versions, write_json_atomic
+from countermem.experiment._rundir import package_versions, write_json_atomic
 from countermem.experiment._study_config import StudyConfig
 from countermem.experiment._study_jobs import JobRecord, execute_job, read_record, verify_record
 from countermem.experiment._study_plan import Job, StudyPlan, plan_study
