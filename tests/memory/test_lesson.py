@@ -27,12 +27,14 @@ from countermem.memory import (
     SQLiteStore,
     has_verified_lesson,
     leaked_names,
+    lesson_examples,
     make_embedder,
     parse_lesson,
     scrub_names,
     source_names,
 )
 from countermem.memory._advisor import render_record
+from countermem.memory._lesson import FIXED_EXAMPLES, NO_LESSON, VARIED_EXAMPLES, copied_example, write_system
 from countermem.selector import TopOne
 
 TASK = Task(id="t0", benchmark="toy", domain="sql", prompt="Which city has the most customers?", environment="shop")
@@ -40,7 +42,7 @@ FAILED = "SELECT city, COUNT(*) FROM customers GROUP BY city ORDER BY COUNT(*) D
 FIXED = "SELECT city FROM customers GROUP BY city ORDER BY COUNT(*) DESC LIMIT 1"
 WRONG = CheckResult(utility=0.0, passed=False, completed=True, status="wrong", details="extra column in the result")
 PASSED = CheckResult(utility=1.0, passed=True, completed=True, status="passed")
-GOOD_LESSON = "Lesson: When the question asks which item has the most of something, return only that item; rank with ORDER BY COUNT(...) instead of selecting the count."
+GOOD_LESSON = "Lesson: When the question wants the biggest group, return only that item and leave the tally to the ordering clause."
 
 
 class Replies:
@@ -290,3 +292,48 @@ def test_a_lesson_is_redacted_before_it_is_stored(tmp_path: Path) -> None:
     assert stored.lesson is not None and "<SECRET:e-mail>" in stored.lesson.text
     assert stored.redactions == {"e-mail": 1}
     assert email.encode() not in raw
+
+
+def test_a_lesson_that_copies_a_prompt_example_is_rewritten_then_refused() -> None:
+    copy = "Lesson: " + FIXED_EXAMPLES[0]
+    assert copied_example(FIXED_EXAMPLES[0].replace("DESC LIMIT 1 ", ""), FIXED_EXAMPLES) == FIXED_EXAMPLES[0]
+    assert copied_example(GOOD_LESSON, FIXED_EXAMPLES) is None
+    lessons, write, _ = writer([copy, GOOD_LESSON], [f"```sql\n{FIXED}\n```"])
+    lesson = lessons.lesson_for(record(), OneQueryWorld(), State(task_id="t0", payload=0))
+    assert lesson.verified and not lesson.copied_example
+    assert "one of the examples" in write.prompts[1][-1].content
+
+    lessons, _, verify = writer([copy, copy], [])
+    world = OneQueryWorld()
+    lesson = lessons.lesson_for(record(), world, State(task_id="t0", payload=0))
+    assert not lesson.verified and lesson.copied_example and "copies an example" in lesson.reason
+    assert world.checks == [] and verify.prompts == [], "a copied lesson is never checked"
+
+
+@pytest.mark.parametrize("language", ["sql", "python", "coq", "smt2", "dimacs", "text"])
+def test_the_examples_variants_of_the_writing_prompt(language: str) -> None:
+    fixed, varied, none = (write_system(v, language) for v in ("fixed", "varied", "none"))  # type: ignore[arg-type]
+    assert all(e in fixed for e in FIXED_EXAMPLES), "fixed is the first version whatever the language"
+    assert all(e in varied for e in VARIED_EXAMPLES[language]) and "never copy one" in varied
+    assert "Lesson: When" not in none and "own words" in none
+    assert len(lesson_examples("varied", language)) == 5 and lesson_examples("none", language) == ()
+    lessons, write, _ = writer([GOOD_LESSON], [f"```sql\n{FIXED}\n```"], examples="none")  # type: ignore[arg-type]
+    lessons.lesson_for(record(), OneQueryWorld(), State(task_id="t0", payload=0))
+    assert write.prompts[0][0].content == write_system("none", "sql")
+
+
+def test_the_control_refuses_a_lesson_the_agent_did_not_need() -> None:
+    lessons, _, verify = writer([GOOD_LESSON], [f"```sql\n{FIXED}\n```", f"```sql\n{FIXED}\n```"], control=True)  # type: ignore[arg-type]
+    lesson = lessons.lesson_for(record(), OneQueryWorld(), State(task_id="t0", payload=0))
+    assert not lesson.verified and "without the lesson" in lesson.reason
+    assert lesson.control is not None and lesson.control.passed and lessons.verified == 0
+    control_prompt = verify.prompts[1][-1].content
+    assert NO_LESSON in control_prompt and "leave the tally" not in control_prompt
+
+    lessons, _, _ = writer(
+        [GOOD_LESSON], [f"```sql\n{FIXED}\n```", f"```sql\n{FAILED}\n```", f"```sql\n{FAILED}\n```"], control=True,  # type: ignore[arg-type]
+    )
+    world = OneQueryWorld()
+    lesson = lessons.lesson_for(record(), world, State(task_id="t0", payload=0))
+    assert lesson.verified and lesson.control is not None and not lesson.control.passed
+    assert world.checks == [FIXED, FAILED, FAILED], "the control gets as many draws as the lesson"

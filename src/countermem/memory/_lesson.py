@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -32,6 +33,8 @@ from countermem.domains import State, WorldModel, check_action
 from countermem.llm import LLM, GenerationParams, Message
 from countermem.memory._generator import RepairMode, clip, parse_single
 from countermem.memory._record import Lesson, Record
+
+LessonExamples = Literal["fixed", "varied", "none"]
 
 LESSON_CHAR_LIMIT = 400
 """A lesson is one or two sentences; a longer one is cut here before it is checked."""
@@ -73,6 +76,13 @@ class LessonSettings(BaseModel):
     """Tokens per lesson-writing call."""
     verify_with: str = "agent"
     """Which model applies the lesson in its check: `agent` (the model that will read it) or `generator`."""
+    examples: LessonExamples = "fixed"
+    """Example lessons in the writing prompt: `fixed` (three, two of them SQL: the first version), `varied`
+    (five of the task's own action language, with a warning not to copy them) or `none` (a
+    description of a lesson's form instead)."""
+    control: bool = False
+    """Also apply an empty lesson (the failed action and its check alone) and verify the lesson only
+    when the control does not gain: a lesson the agent did not need teaches nothing."""
 
 
 def has_verified_lesson(record: Record) -> bool:
@@ -123,18 +133,120 @@ def leaked_names(lesson: str, names: set[str]) -> list[str]:
     return sorted(n for n in names if occurs(n))
 
 
-WRITE_SYSTEM = """\
+WRITE_HEAD = """\
 You turn a verified correction into a short lesson for OTHER tasks. Another agent will read only \
 your lesson while it works on a DIFFERENT task, with different tables, columns, functions, \
 variables and values. Write one or two sentences in general terms: what kind of mistake the \
 failed action made and how to fix that kind of mistake. Write no code. Never name any table, \
 column, function, variable, file or value of this task; say "the column you group by", "the item \
-the question asks for", "the function's argument" instead. Answer with one line: `Lesson: <text>`.
+the question asks for", "the function's argument" instead. Answer with one line: `Lesson: <text>`."""
 
-Examples of good lessons (from other tasks):
-Lesson: When the question asks which item has the most of something, return only that item; rank with ORDER BY COUNT(...) DESC LIMIT 1 instead of selecting the count.
-Lesson: When a status or category is stored as a code, compare with the code the schema documents, not with the word in the question.
-Lesson: When the function must return a value, build it and return it at the end instead of printing it."""
+FIXED_EXAMPLES = (
+    "When the question asks which item has the most of something, return only that item; rank with "
+    "ORDER BY COUNT(...) DESC LIMIT 1 instead of selecting the count.",
+    "When a status or category is stored as a code, compare with the code the schema documents, not "
+    "with the word in the question.",
+    "When the function must return a value, build it and return it at the end instead of printing it.",
+)
+"""The first version's examples, whatever the domain (two SQL, one Python)."""
+
+VARIED_EXAMPLES: dict[str, tuple[str, ...]] = {
+    "sql": (
+        "When the question asks for names, select the name column, not the id that points to it.",
+        "When rows without a match must be kept, use a LEFT JOIN and test the joined key for NULL.",
+        "When the question asks for an average per group, group by the group's key before averaging.",
+        "When comparing text values, use the spelling and case stored in the table, not the question's.",
+        "When the question asks for the top N, order by the measure in the right direction and LIMIT N.",
+    ),
+    "python": (
+        "When the function must return a value, build it and return it at the end instead of printing it.",
+        "When the input can be empty, handle the empty case before reading its first element.",
+        "When a loop must include its last value, make the range end one past it.",
+        "When the result must keep the input's order, do not sort it or pass it through a set.",
+        "When strings are compared without regard to case, lower both sides before comparing.",
+    ),
+    "coq": (
+        "When the goal is about a recursive function of a natural number, do induction on that number first.",
+        "When a hypothesis is an equation needed the other way round, rewrite with it from right to left.",
+        "When the goal is linear arithmetic over naturals, finish it with lia instead of chaining rewrites.",
+        "When the induction hypothesis is too weak, generalize the other variable before the induction.",
+        "When the goal matches on a value, destruct that value and simplify each case.",
+    ),
+    "smt2": (
+        "When a quantity must be whole, declare it as an integer, not a real.",
+        "When all items must differ, assert distinct over all of them instead of a few pairwise inequalities.",
+        "When the problem bounds a quantity, assert both its lower and its upper bound.",
+        "When the problem says at most, use less-or-equal, not strictly less.",
+        "When the model's values are needed, ask for the model after checking satisfiability.",
+    ),
+    "dimacs": (
+        "When at most one of several variables may be true, add one clause per pair with both negated.",
+        "When the header gives the counts, make them match the variables and clauses that follow.",
+        "When a constraint says if A then B, write it as the clause not A or B.",
+        "When every item needs some value, add a clause listing all of its possible values.",
+        "When a clause is finished, end it with the terminating zero.",
+    ),
+    "text": (
+        "When a change happens before the total is asked for, apply the change before summing.",
+        "When a rate is given per unit, multiply it by the number of units before comparing.",
+        "When percentages are applied one after another, apply each to the amount left by the previous one.",
+        "When the question asks what is left, subtract what was used from the starting amount.",
+        "When quantities come in different units, convert them to one unit before computing.",
+    ),
+}
+"""Five per action language, of kinds a shop, a function or a proof commonly gets wrong; none is
+a correction the benchmarks' records hold, so a lesson equal to one is a copy, not a finding."""
+
+NO_EXAMPLES = (
+    "A good lesson starts with \"When\", names the kind of situation in general terms, and says what to "
+    "do instead, in your own words about THIS correction."
+)
+
+
+def lesson_examples(variant: LessonExamples, action_language: str) -> tuple[str, ...]:
+    if variant == "fixed":
+        return FIXED_EXAMPLES
+    if variant == "varied":
+        return VARIED_EXAMPLES.get(action_language.lower(), VARIED_EXAMPLES["text"])
+    return ()
+
+
+def write_system(variant: LessonExamples, action_language: str) -> str:
+    """The lesson writer's system message for an examples variant."""
+    examples = lesson_examples(variant, action_language)
+    if variant == "none":
+        return f"{WRITE_HEAD}\n\n{NO_EXAMPLES}"
+    shown = "\n".join(f"Lesson: {e}" for e in examples)
+    if variant == "varied":
+        return (
+            f"{WRITE_HEAD}\n\nExamples of the form of a lesson (from other tasks; they are NOT about this "
+            f"correction, never copy one):\n{shown}"
+        )
+    return f"{WRITE_HEAD}\n\nExamples of good lessons (from other tasks):\n{shown}"
+
+
+WRITE_SYSTEM = write_system("fixed", "sql")
+"""The first version's prompt (kept by name for the scripted oracle and old transcripts)."""
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
+
+
+def copied_example(lesson: str, examples: Iterable[str], threshold: float = 0.7) -> str | None:
+    """The shown example `lesson` repeats (word-set Jaccard >= `threshold`), else None.
+
+    The 1.5B returned the prompt's first example word for word for 4 of 17 records: such a
+    lesson is what the prompt taught, not what the correction did."""
+    mine = _words(lesson)
+    if not mine:
+        return None
+    for example in examples:
+        theirs = _words(example)
+        if theirs and len(mine & theirs) / len(mine | theirs) >= threshold:
+            return example
+    return None
+
 
 WRITE_USER = """\
 ## Task
@@ -154,6 +266,15 @@ WRITE_USER = """\
 ```
 
 Write the lesson."""
+
+COPY_NOTE = (
+    "That lesson is one of the examples, not what THIS correction teaches. Compare the failed and the "
+    "corrected action and say, in general terms, what changed and why. Answer with one line: "
+    "`Lesson: <text>`."
+)
+
+NO_LESSON = "(no lesson: correct the action from the check result alone)"
+"""What the control check is given in place of a lesson."""
 
 RETRY_NOTE = (
     "Your lesson named {names} from this task. The other agent's task has none of them. Write the "
@@ -279,8 +400,9 @@ class LessonWriter:
         failed, _ = clip(record.original_action.content, 2000)
         improved, _ = clip(record.improved_action.content, 2000)
         details, _ = clip(record.original_check.details or "(no details)", 600)
+        examples = lesson_examples(self.settings.examples, lang)
         messages = [
-            Message(role="system", content=WRITE_SYSTEM),
+            Message(role="system", content=write_system(self.settings.examples, lang)),
             Message(
                 role="user",
                 content=WRITE_USER.format(
@@ -289,17 +411,22 @@ class LessonWriter:
             ),
         ]
         names = source_names([record.original_action.content, record.improved_action.content], lang)
-        lesson, leaked = "", []
+        lesson, copied = "", None
+        leaked: list[str] = []
         for write in range(self.settings.writes):
             answer = self._call(
                 self.writer, messages, GenerationParams(temperature=0.0, max_tokens=self.settings.max_tokens, seed=self.seed)
             )
             lesson = parse_lesson(answer)
             leaked = leaked_names(lesson, names)
-            if lesson and not leaked:
+            copied = copied_example(lesson, examples)
+            if lesson and not leaked and copied is None:
                 break
             if write + 1 < self.settings.writes:
-                note = RETRY_NOTE.format(names=", ".join(leaked) or "nothing (the answer was empty)")
+                note = (
+                    COPY_NOTE if lesson and copied is not None and not leaked
+                    else RETRY_NOTE.format(names=", ".join(leaked) or "nothing (the answer was empty)")
+                )
                 messages = [*messages, Message(role="assistant", content=answer), Message(role="user", content=note)]
         self.written += 1
         scrubbed: list[str] = []
@@ -308,22 +435,34 @@ class LessonWriter:
             leaked = leaked_names(lesson, names)
         common = {
             "text": lesson, "writer": self.writer.name, "verifier": self.verifier.name, "leaked": leaked,
-            "scrubbed": scrubbed,
+            "scrubbed": scrubbed, "copied_example": copied is not None,
         }
         if not lesson:
             return Lesson(verified=False, reason="the writer gave no lesson", **common)
         if leaked:
             return Lesson(verified=False, reason=f"names the source task: {', '.join(leaked)}", **common)
+        if copied is not None:
+            return Lesson(verified=False, reason="copies an example of the writing prompt", **common)
         best = self._verify(record, lesson, situation, failed, details, world_model, state)
         gain = None if best is None else best.utility - record.original_check.utility
-        if best is not None and gain is not None and gain > self.min_gain:
+        if best is None or gain is None or gain <= self.min_gain:
+            reason = (
+                "no action could be read from the lesson's answers" if best is None
+                else f"the action written from the lesson gained {gain:.3f}, not more than {self.min_gain}"
+            )
+            return Lesson(verified=False, reason=reason, check=best, **common)
+        if not self.settings.control:
             self.verified += 1
             return Lesson(verified=True, check=best, **common)
-        reason = (
-            "no action could be read from the lesson's answers" if best is None
-            else f"the action written from the lesson gained {gain:.3f}, not more than {self.min_gain}"
-        )
-        return Lesson(verified=False, reason=reason, check=best, **common)
+        control = self._verify(record, NO_LESSON, situation, failed, details, world_model, state)
+        control_gain = None if control is None else control.utility - record.original_check.utility
+        if control_gain is not None and control_gain > self.min_gain:
+            return Lesson(
+                verified=False, check=best, control=control,
+                reason=f"the agent fixes it without the lesson (the control gained {control_gain:.3f})", **common,
+            )
+        self.verified += 1
+        return Lesson(verified=True, check=best, control=control, **common)
 
     def _verify(
         self,

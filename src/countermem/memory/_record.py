@@ -117,6 +117,11 @@ class Lesson(_Frozen):
     """Source-task names left in the lesson (a lesson with any is not verified)."""
     scrubbed: list[str] = Field(default_factory=list)
     """Source-task names the writer kept using, replaced by placeholders before the check."""
+    copied_example: bool = False
+    """The writer's last answer repeated an example of its prompt (such a lesson is not verified)."""
+    control: CheckResult | None = None
+    """The best check of an action written with no lesson (only with `[memory.lesson] control`): a
+    lesson is verified only when this control did not gain too."""
 
 
 UNKNOWN = "unknown"
