@@ -252,3 +252,27 @@ def test_show_of_a_record_stored_before_provenance_says_unknown(store_path: Path
     assert result.exit_code == 0, result.output
     assert "checker" in result.output and "unknown unknown" in result.output
     assert "secrets redacted  none" in result.output
+
+
+def test_show_prints_the_lesson_its_check_and_control(tmp_path: Path, store_path: Path) -> None:
+    from countermem.memory import Lesson
+
+    failed = CheckResult(utility=0.0, passed=False, completed=True, status="wrong")
+    lesson = Lesson(
+        text="When counting people through a join, count distinct ids.", verified=False,
+        reason="the agent fixes it without the lesson (the control gained 1.000)",
+        writer="local:qwen2.5-coder-1.5b", verifier="local:qwen2.5-coder-0.5b",
+        check=CheckResult(utility=1.0, passed=True, completed=True, status="passed"),
+        control=failed.model_copy(update={"utility": 1.0, "passed": True, "status": "passed"}),
+        scrubbed=["customers"],
+    )
+    path = tmp_path / "l.db"
+    record = make(8, lesson=lesson)
+    with SQLiteStore(path) as store:
+        store.add(record)
+    out = runner.invoke(memory_app, ["show", str(path), record.id], env={"COLUMNS": "200"}).output
+    for text in ("lesson", "count distinct ids", "no: the agent fixes it without the lesson",
+                 "passed, utility 1.000", "customers", "local:qwen2.5-coder-1.5b / local:qwen2.5-coder-0.5b"):
+        assert text in out, text
+    plain = runner.invoke(memory_app, ["show", str(store_path), make(3).id], env={"COLUMNS": "200"}).output
+    assert "control (no lesson)" not in plain, "a record without a lesson shows no lesson panel"

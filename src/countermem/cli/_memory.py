@@ -207,6 +207,27 @@ def show(
         )
     )
     console.print(_check_table(record.original_check, record.improved_check))
+    if record.lesson is not None:
+        console.print(_lesson_panel(record))
+
+
+def _lesson_panel(record: Record) -> Panel:
+    """The lesson a later agent is shown instead of this task's code, and why it was or was not admitted."""
+    lesson = record.lesson
+    assert lesson is not None
+    grid = Table.grid(padding=(0, 2))
+    check = "never checked" if lesson.check is None else f"{lesson.check.status}, utility {lesson.check.utility:.3f}"
+    control = "not run" if lesson.control is None else f"{lesson.control.status}, utility {lesson.control.utility:.3f}"
+    for name, value in (
+        ("lesson", lesson.text or "(none written)"),
+        ("verified", "yes" if lesson.verified else f"no: {lesson.reason}"),
+        ("check from the lesson", check),
+        ("control (no lesson)", control),
+        ("names scrubbed", ", ".join(lesson.scrubbed) or "none"),
+        ("written / checked by", f"{lesson.writer or 'unknown'} / {lesson.verifier or 'unknown'}"),
+    ):
+        grid.add_row(Text(name, style="bold"), _text(value))
+    return Panel(grid, title="lesson")
 
 
 def _provenance_panel(record: Record) -> Panel:
