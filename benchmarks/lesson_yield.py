@@ -1,7 +1,8 @@
 """How many of a store's content records get a verified lesson, per way of writing it (issue 24).
 
 Run: .venv/bin/python benchmarks/lesson_yield.py STORE [--variants fixed varied none]
-         [--writer qwen2.5-coder-1.5b] [--agent qwen2.5-coder-0.5b] [--cache DIR] [--out DIR] [--limit N]
+         [--candidates N] [--writer qwen2.5-coder-1.5b] [--agent qwen2.5-coder-0.5b] [--cache DIR]
+         [--out DIR] [--limit N]
 
 For every content record of STORE (form repairs teach their form already and have no lesson), and
 for every examples variant of the writing prompt (`[memory.lesson] examples`), the lesson is
@@ -39,6 +40,7 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path("runs/lesson-yield-cache"))
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--candidates", type=int, default=1, help="lessons written per record until one is verified (1-4)")
     args = parser.parse_args()
     if not args.store.is_file():
         sys.exit(f"no store at {args.store}: give the store file a study's construction wrote")
@@ -59,20 +61,20 @@ def main() -> None:
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         out = (args.out / "lessons.jsonl").open("w", encoding="utf-8")
-    print("variant | records | written | copied example | leaked | passed | control passed too | verified | writer tokens | seconds")
+    print("variant | candidates | records | written | copied example | leaked | passed | control passed too | verified | writer tokens | seconds")
     try:
         for variant in args.variants:
-            row = _variant(variant, records, benchmarks, worlds, tasks, writer, agent, out)
+            row = _variant(variant, args.candidates, records, benchmarks, worlds, tasks, writer, agent, out)
             print(" | ".join(str(v) for v in row), flush=True)
     finally:
         if out is not None:
             out.close()
 
 
-def _variant(variant: LessonExamples, records, benchmarks, worlds, tasks, writer, agent, out) -> list[object]:  # type: ignore[no-untyped-def]
+def _variant(variant: LessonExamples, candidates: int, records, benchmarks, worlds, tasks, writer, agent, out) -> list[object]:  # type: ignore[no-untyped-def]
     started = time.perf_counter()
     counts = {"written": 0, "copied": 0, "leaked": 0, "passed": 0, "control": 0, "verified": 0, "tokens": 0}
-    settings = LessonSettings(enabled=True, examples=variant, control=True)
+    settings = LessonSettings(enabled=True, examples=variant, control=True, candidates=candidates)
     for index, record in enumerate(records, 1):
         benchmark = benchmarks[record.source.benchmark]
         task = tasks.get((benchmark.name, record.source.task_id))
@@ -99,10 +101,10 @@ def _variant(variant: LessonExamples, records, benchmarks, worlds, tasks, writer
             file=sys.stderr, flush=True,
         )
         if out is not None:
-            out.write(json.dumps({"variant": variant, "record": record.id, "task": task.id, **lesson.model_dump(mode="json")}) + "\n")
+            out.write(json.dumps({"variant": variant, "candidates": candidates, "record": record.id, "task": task.id, **lesson.model_dump(mode="json")}) + "\n")
             out.flush()
     return [
-        variant, len(records), counts["written"], counts["copied"], counts["leaked"], counts["passed"],
+        variant, candidates, len(records), counts["written"], counts["copied"], counts["leaked"], counts["passed"],
         counts["control"], counts["verified"], counts["tokens"], round(time.perf_counter() - started),
     ]
 

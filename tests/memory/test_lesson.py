@@ -54,9 +54,11 @@ class Replies:
         self.replies = list(replies)
         self.name = name
         self.prompts: list[list[Message]] = []
+        self.params: list[GenerationParams | None] = []
 
     def complete(self, messages: list[Message], params: GenerationParams | None = None) -> Completion:
         self.prompts.append(list(messages))
+        self.params.append(params)
         return Completion(text=self.replies.pop(0), usage=Usage(prompt_tokens=10, completion_tokens=5),
                           model="r", backend="scripted")
 
@@ -337,3 +339,24 @@ def test_the_control_refuses_a_lesson_the_agent_did_not_need() -> None:
     lesson = lessons.lesson_for(record(), world, State(task_id="t0", payload=0))
     assert lesson.verified and lesson.control is not None and not lesson.control.passed
     assert world.checks == [FIXED, FAILED, FAILED], "the control gets as many draws as the lesson"
+
+
+def test_further_candidates_are_written_until_one_is_verified() -> None:
+    vague = "Lesson: When a query is wrong, check it again."
+    lessons, write, _ = writer(
+        [vague, vague, GOOD_LESSON],
+        [f"```sql\n{FAILED}\n```", f"```sql\n{FIXED}\n```"],
+        candidates=3, attempts=1,
+    )
+    world = OneQueryWorld()
+    lesson = lessons.lesson_for(record(), world, State(task_id="t0", payload=0))
+    assert lesson.verified and lesson.text.startswith("When the question wants")
+    assert [len(p) for p in write.prompts] == [2, 2, 2], "each candidate is a fresh write, not a retry"
+    assert [p.temperature for p in write.params if p is not None] == [0.0, 0.8, 0.8]
+    assert len({p.seed for p in write.params if p is not None}) == 3
+    assert world.checks == [FAILED, FIXED], "a repeated candidate is not checked twice"
+    assert lessons.written == 1 and lessons.verified == 1
+
+    lessons, write, _ = writer([vague, vague], [f"```sql\n{FAILED}\n```"], candidates=2, attempts=1)
+    lesson = lessons.lesson_for(record(), OneQueryWorld(), State(task_id="t0", payload=0))
+    assert not lesson.verified and "gained 0.000" in lesson.reason and len(write.prompts) == 2

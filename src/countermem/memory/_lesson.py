@@ -72,6 +72,9 @@ class LessonSettings(BaseModel):
     """Calls to write the lesson; the second one names what the first leaked from the task."""
     attempts: int = Field(default=2, ge=1, le=4)
     """Actions drawn from the lesson to verify it (greedy, then sampled); the first that gains counts."""
+    candidates: int = Field(default=1, ge=1, le=4)
+    """Lessons written per record (greedy, then sampled), each checked until one is verified: as
+    construction proposes up to 4 edits and verifies each, a record may get up to 4 lessons."""
     max_tokens: int = Field(default=160, ge=32)
     """Tokens per lesson-writing call."""
     verify_with: str = "agent"
@@ -394,14 +397,16 @@ class LessonWriter:
         return completion.text
 
     def lesson_for(self, record: Record, world_model: WorldModel, state: State) -> Lesson:
-        """Write the record's lesson, then check it from `state` (the source task's reset state)."""
+        """Write the record's lesson, then check it from `state` (the source task's reset state).
+
+        With `candidates` > 1, further lessons are drawn (sampled) until one is verified; the
+        first verified one is kept, else the last one written, with the reason it failed."""
         lang = self.action_language
         situation, _ = clip(record.situation, 3000)
         failed, _ = clip(record.original_action.content, 2000)
         improved, _ = clip(record.improved_action.content, 2000)
         details, _ = clip(record.original_check.details or "(no details)", 600)
-        examples = lesson_examples(self.settings.examples, lang)
-        messages = [
+        prompt = [
             Message(role="system", content=write_system(self.settings.examples, lang)),
             Message(
                 role="user",
@@ -411,12 +416,35 @@ class LessonWriter:
             ),
         ]
         names = source_names([record.original_action.content, record.improved_action.content], lang)
+        self.written += 1
+        lesson: Lesson | None = None
+        tried: set[str] = set()
+        for candidate in range(self.settings.candidates):
+            params = GenerationParams(
+                temperature=0.0 if candidate == 0 else 0.8, max_tokens=self.settings.max_tokens,
+                seed=self.seed + candidate,
+            )
+            written = self._write(prompt, params, names, lang)
+            if written.text in tried:
+                continue
+            tried.add(written.text)
+            lesson = self._judge(record, written, situation, failed, details, world_model, state)
+            if lesson.verified:
+                self.verified += 1
+                break
+            if lesson.control is not None and lesson.check is not None:
+                break  # the agent fixes it without any lesson: no other lesson can be verified
+        assert lesson is not None
+        return lesson
+
+    def _write(self, prompt: list[Message], params: GenerationParams, names: set[str], lang: str) -> Lesson:
+        """One lesson, rewritten when it names the source task or copies an example (not yet checked)."""
+        examples = lesson_examples(self.settings.examples, lang)
+        messages = list(prompt)
         lesson, copied = "", None
         leaked: list[str] = []
         for write in range(self.settings.writes):
-            answer = self._call(
-                self.writer, messages, GenerationParams(temperature=0.0, max_tokens=self.settings.max_tokens, seed=self.seed)
-            )
+            answer = self._call(self.writer, messages, params)
             lesson = parse_lesson(answer)
             leaked = leaked_names(lesson, names)
             copied = copied_example(lesson, examples)
@@ -428,41 +456,42 @@ class LessonWriter:
                     else RETRY_NOTE.format(names=", ".join(leaked) or "nothing (the answer was empty)")
                 )
                 messages = [*messages, Message(role="assistant", content=answer), Message(role="user", content=note)]
-        self.written += 1
         scrubbed: list[str] = []
         if lesson and leaked:
             lesson, scrubbed = scrub_names(lesson, names), leaked
             leaked = leaked_names(lesson, names)
-        common = {
-            "text": lesson, "writer": self.writer.name, "verifier": self.verifier.name, "leaked": leaked,
-            "scrubbed": scrubbed, "copied_example": copied is not None,
-        }
-        if not lesson:
-            return Lesson(verified=False, reason="the writer gave no lesson", **common)
-        if leaked:
-            return Lesson(verified=False, reason=f"names the source task: {', '.join(leaked)}", **common)
-        if copied is not None:
-            return Lesson(verified=False, reason="copies an example of the writing prompt", **common)
-        best = self._verify(record, lesson, situation, failed, details, world_model, state)
+        return Lesson(
+            text=lesson, verified=False, writer=self.writer.name, verifier=self.verifier.name, leaked=leaked,
+            scrubbed=scrubbed, copied_example=copied is not None,
+        )
+
+    def _judge(
+        self, record: Record, written: Lesson, situation: str, failed: str, details: str,
+        world_model: WorldModel, state: State,
+    ) -> Lesson:
+        """The written lesson with its verdict: checked from `state`, then against the no-lesson control."""
+        if not written.text:
+            return written.model_copy(update={"reason": "the writer gave no lesson"})
+        if written.leaked:
+            return written.model_copy(update={"reason": f"names the source task: {', '.join(written.leaked)}"})
+        if written.copied_example:
+            return written.model_copy(update={"reason": "copies an example of the writing prompt"})
+        best = self._verify(record, written.text, situation, failed, details, world_model, state)
         gain = None if best is None else best.utility - record.original_check.utility
         if best is None or gain is None or gain <= self.min_gain:
             reason = (
                 "no action could be read from the lesson's answers" if best is None
                 else f"the action written from the lesson gained {gain:.3f}, not more than {self.min_gain}"
             )
-            return Lesson(verified=False, reason=reason, check=best, **common)
+            return written.model_copy(update={"reason": reason, "check": best})
         if not self.settings.control:
-            self.verified += 1
-            return Lesson(verified=True, check=best, **common)
+            return written.model_copy(update={"verified": True, "check": best})
         control = self._verify(record, NO_LESSON, situation, failed, details, world_model, state)
         control_gain = None if control is None else control.utility - record.original_check.utility
         if control_gain is not None and control_gain > self.min_gain:
-            return Lesson(
-                verified=False, check=best, control=control,
-                reason=f"the agent fixes it without the lesson (the control gained {control_gain:.3f})", **common,
-            )
-        self.verified += 1
-        return Lesson(verified=True, check=best, control=control, **common)
+            reason = f"the agent fixes it without the lesson (the control gained {control_gain:.3f})"
+            return written.model_copy(update={"reason": reason, "check": best, "control": control})
+        return written.model_copy(update={"verified": True, "check": best, "control": control})
 
     def _verify(
         self,
