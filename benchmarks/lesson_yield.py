@@ -74,7 +74,7 @@ def main() -> None:
 def _variant(variant: LessonExamples, candidates: int, records, benchmarks, worlds, tasks, writer, agent, out) -> list[object]:  # type: ignore[no-untyped-def]
     started = time.perf_counter()
     counts = {"written": 0, "copied": 0, "leaked": 0, "passed": 0, "control": 0, "verified": 0, "tokens": 0}
-    settings = LessonSettings(enabled=True, examples=variant, control=True, candidates=candidates)
+    settings = LessonSettings(enabled=True, examples=variant, control="required", candidates=candidates)
     for index, record in enumerate(records, 1):
         benchmark = benchmarks[record.source.benchmark]
         task = tasks.get((benchmark.name, record.source.task_id))

@@ -325,7 +325,7 @@ def test_the_examples_variants_of_the_writing_prompt(language: str) -> None:
 
 
 def test_the_control_refuses_a_lesson_the_agent_did_not_need() -> None:
-    lessons, _, verify = writer([GOOD_LESSON], [f"```sql\n{FIXED}\n```", f"```sql\n{FIXED}\n```"], control=True)  # type: ignore[arg-type]
+    lessons, _, verify = writer([GOOD_LESSON], [f"```sql\n{FIXED}\n```", f"```sql\n{FIXED}\n```"], control="required")  # type: ignore[arg-type]
     lesson = lessons.lesson_for(record(), OneQueryWorld(), State(task_id="t0", payload=0))
     assert not lesson.verified and "without the lesson" in lesson.reason
     assert lesson.control is not None and lesson.control.passed and lessons.verified == 0
@@ -333,7 +333,7 @@ def test_the_control_refuses_a_lesson_the_agent_did_not_need() -> None:
     assert NO_LESSON in control_prompt and "leave the tally" not in control_prompt
 
     lessons, _, _ = writer(
-        [GOOD_LESSON], [f"```sql\n{FIXED}\n```", f"```sql\n{FAILED}\n```", f"```sql\n{FAILED}\n```"], control=True,  # type: ignore[arg-type]
+        [GOOD_LESSON], [f"```sql\n{FIXED}\n```", f"```sql\n{FAILED}\n```", f"```sql\n{FAILED}\n```"], control="required",  # type: ignore[arg-type]
     )
     world = OneQueryWorld()
     lesson = lessons.lesson_for(record(), world, State(task_id="t0", payload=0))
@@ -360,3 +360,12 @@ def test_further_candidates_are_written_until_one_is_verified() -> None:
     lessons, write, _ = writer([vague, vague], [f"```sql\n{FAILED}\n```"], candidates=2, attempts=1)
     lesson = lessons.lesson_for(record(), OneQueryWorld(), State(task_id="t0", payload=0))
     assert not lesson.verified and "gained 0.000" in lesson.reason and len(write.prompts) == 2
+
+
+def test_a_recorded_control_is_kept_but_does_not_refuse_the_lesson() -> None:
+    lessons, _, _ = writer([GOOD_LESSON], [f"```sql\n{FIXED}\n```", f"```sql\n{FIXED}\n```"], control="record")  # type: ignore[arg-type]
+    lesson = lessons.lesson_for(record(), OneQueryWorld(), State(task_id="t0", payload=0))
+    assert lesson.verified and lesson.control is not None and lesson.control.passed
+    lessons, _, verify = writer([GOOD_LESSON], [f"```sql\n{FIXED}\n```"])
+    lesson = lessons.lesson_for(record(), OneQueryWorld(), State(task_id="t0", payload=0))
+    assert lesson.verified and lesson.control is None and len(verify.prompts) == 1, "off: no control is run"

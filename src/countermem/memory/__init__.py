@@ -85,6 +85,7 @@ from countermem.memory._generator import (
     sampled_prompt_situation,
 )
 from countermem.memory._lesson import (
+    LessonControl,
     LessonExamples,
     LessonSettings,
     LessonWriter,
@@ -241,6 +242,7 @@ __all__ = [
     "LabelSource",
     "LearnWhileAdvising",
     "Lesson",
+    "LessonControl",
     "LessonExamples",
     "LessonSettings",
     "LessonWriter",

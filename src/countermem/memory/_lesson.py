@@ -35,6 +35,7 @@ from countermem.memory._generator import RepairMode, clip, parse_single
 from countermem.memory._record import Lesson, Record
 
 LessonExamples = Literal["fixed", "varied", "none"]
+LessonControl = Literal["off", "record", "required"]
 
 LESSON_CHAR_LIMIT = 400
 """A lesson is one or two sentences; a longer one is cut here before it is checked."""
@@ -83,9 +84,10 @@ class LessonSettings(BaseModel):
     """Example lessons in the writing prompt: `fixed` (three, two of them SQL: the first version), `varied`
     (five of the task's own action language, with a warning not to copy them) or `none` (a
     description of a lesson's form instead)."""
-    control: bool = False
-    """Also apply an empty lesson (the failed action and its check alone) and verify the lesson only
-    when the control does not gain: a lesson the agent did not need teaches nothing."""
+    control: LessonControl = "off"
+    """After a lesson passes, also apply an empty lesson (the failed action and its check alone, as
+    many draws): `record` keeps that control's check on the lesson, `required` also verifies the
+    lesson only when the control did not gain (a lesson the agent did not need teaches nothing)."""
 
 
 def has_verified_lesson(record: Record) -> bool:
@@ -432,7 +434,7 @@ class LessonWriter:
             if lesson.verified:
                 self.verified += 1
                 break
-            if lesson.control is not None and lesson.check is not None:
+            if self.settings.control == "required" and lesson.control is not None:
                 break  # the agent fixes it without any lesson: no other lesson can be verified
         assert lesson is not None
         return lesson
@@ -484,11 +486,11 @@ class LessonWriter:
                 else f"the action written from the lesson gained {gain:.3f}, not more than {self.min_gain}"
             )
             return written.model_copy(update={"reason": reason, "check": best})
-        if not self.settings.control:
+        if self.settings.control == "off":
             return written.model_copy(update={"verified": True, "check": best})
         control = self._verify(record, NO_LESSON, situation, failed, details, world_model, state)
         control_gain = None if control is None else control.utility - record.original_check.utility
-        if control_gain is not None and control_gain > self.min_gain:
+        if self.settings.control == "required" and control_gain is not None and control_gain > self.min_gain:
             reason = f"the agent fixes it without the lesson (the control gained {control_gain:.3f})"
             return written.model_copy(update={"reason": reason, "check": best, "control": control})
         return written.model_copy(update={"verified": True, "check": best, "control": control})
