@@ -387,8 +387,8 @@ def test_a_killed_study_resumes_to_the_same_results(tmp_path: Path) -> None:
 
 def test_every_method_runs_through_the_study(tmp_path: Path) -> None:
     """Plumbing on the scripted oracle: every method's stages run and write what the report reads."""
+    from countermem.baselines import StrategyBank
     from countermem.experiment._methods import BUILTIN_METHODS
-    from countermem.memory import StrategyBank
 
     config = _config(methods=list(BUILTIN_METHODS), agents=["react", "reflexion"],
                      baselines={"matts_k": 2, "best_of_n": 2, "retention_capacity": 2},

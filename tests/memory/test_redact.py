@@ -7,16 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from countermem.baselines import UnverifiedAdmitter
 from countermem.core import Action, CheckResult, Cost, Facts, Task, Usage
 from countermem.domains import State
-from countermem.memory import (
-    Admitter,
-    Record,
-    SecretRedactor,
-    SQLiteStore,
-    UnverifiedAdmitter,
-    render_record,
-)
+from countermem.memory import Admitter, Record, SecretRedactor, SQLiteStore, render_record
 from countermem.memory._generator import Alternative, Proposal
 
 AWS_KEY = "AKIAQ4XR7TZ2PLMN3VBW"

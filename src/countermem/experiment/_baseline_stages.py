@@ -12,21 +12,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from countermem.agents import TaskOutcome
+from countermem.baselines import (
+    CheckedAlternatives,
+    StrategyBank,
+    StrategyDistiller,
+    StrategyLearner,
+    StrategyMemory,
+)
 from countermem.core import ArtifactMismatchError, ConfigError, MemoryHook, sha256_file
 from countermem.experiment._rundir import RunDir
 from countermem.experiment._runner import RunConfig, run_tasks
 from countermem.experiment._stages import StageReport
 from countermem.llm import LLM
-from countermem.memory import (
-    CheckedAlternatives,
-    Generator,
-    GeneratorSettings,
-    StrategyBank,
-    StrategyDistiller,
-    StrategyLearner,
-    StrategyMemory,
-    make_embedder,
-)
+from countermem.memory import Generator, GeneratorSettings, make_embedder
 
 if TYPE_CHECKING:
     from countermem.experiment._study_jobs import JobContext, ProgressHook

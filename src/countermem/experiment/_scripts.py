@@ -16,14 +16,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+from countermem.baselines import JUDGE_MARKER, is_strategy_prompt
 from countermem.core import ConfigError, Task
 from countermem.domains import Benchmark
 from countermem.experiment._simulation import is_generator_prompt, read_generator_prompt
 from countermem.llm import Message
 from countermem.memory import (
-    JUDGE_MARKER,
     is_sampled_prompt,
-    is_strategy_prompt,
     lesson_prompt_kind,
     lesson_prompt_situation,
     sampled_prompt_situation,

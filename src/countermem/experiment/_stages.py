@@ -29,6 +29,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from countermem.baselines import UnverifiedAdmitter
 from countermem.core import ArtifactMismatchError, ConfigError, Task, Usage
 from countermem.core import sha256_file as file_sha256
 from countermem.domains import Benchmark
@@ -54,7 +55,6 @@ from countermem.memory import (
     Rendering,
     Retriever,
     SQLiteStore,
-    UnverifiedAdmitter,
     build_provenance,
     has_verified_lesson,
     is_form_repair,

@@ -28,11 +28,11 @@ from typing import Literal
 
 import numpy as np
 
+from countermem.baselines._bank import StrategyBank, StrategyItem
+from countermem.baselines._distill import StrategyDistiller, Trajectory, TrajectoryStep
 from countermem.core import Advice, ConfigError, Decision, Outcome, Usage
-from countermem.memory._embedding import Embedder, FloatRows, normalize_rows
-from countermem.memory._retrieval import RetrievalScope, decision_text
-from countermem.memory._strategy import StrategyBank, StrategyItem
-from countermem.memory._strategy_distill import StrategyDistiller, Trajectory, TrajectoryStep
+from countermem.memory import Embedder, RetrievalScope, decision_text, normalize_rows
+from countermem.memory._embedding import FloatRows
 
 StrategyKey = Literal["item", "task"]
 

@@ -6,11 +6,8 @@ from pathlib import Path
 import pytest
 
 from countermem.agents import ReActAgent
-from countermem.core import Action, CheckResult, ConfigError, Decision, Facts, Outcome, StoreError, Task
-from countermem.llm import Message, ScriptedLLM
-from countermem.memory import (
+from countermem.baselines import (
     STRATEGY_BLOCK_HEADER,
-    LexicalEmbedder,
     StrategyBank,
     StrategyDistiller,
     StrategyItem,
@@ -21,7 +18,10 @@ from countermem.memory import (
     is_strategy_prompt,
     parse_judgement,
 )
-from countermem.memory._strategy_distill import DISTILL_MARKER, JUDGE_MARKER
+from countermem.baselines._distill import DISTILL_MARKER, JUDGE_MARKER
+from countermem.core import Action, CheckResult, ConfigError, Decision, Facts, Outcome, StoreError, Task
+from countermem.llm import Message, ScriptedLLM
+from countermem.memory import LexicalEmbedder
 
 TASK = Task(id="t1", benchmark="spider", domain="sql", prompt="How many singers are there?")
 FACTS = Facts(values={})

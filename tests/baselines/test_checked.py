@@ -3,10 +3,11 @@
 import re
 
 from countermem.agents import ReActAgent
+from countermem.baselines import CheckedAlternatives
 from countermem.core import Action, CheckResult, Cost, Decision, Facts, Outcome, Task, parse_record_texts
 from countermem.domains import State
 from countermem.llm import ScriptedLLM
-from countermem.memory import CheckedAlternatives, Generator, GeneratorSettings
+from countermem.memory import Generator, GeneratorSettings
 
 FACTS = Facts(values={"large": False})
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from countermem.baselines import UnverifiedAdmitter
 from countermem.core import Action, CheckResult, Decision, Facts, Task
 from countermem.domains import State
 from countermem.llm import ScriptedLLM
@@ -11,7 +12,6 @@ from countermem.memory import (
     Generator,
     GeneratorSettings,
     SQLiteStore,
-    UnverifiedAdmitter,
     learn_from_failure,
 )
 

@@ -19,26 +19,26 @@ from __future__ import annotations
 
 from countermem.core import Action, CheckResult, ConfigError, Cost, Facts, StoreError, Task
 from countermem.domains import State, WorldModel
-from countermem.memory._admission import (
+from countermem.memory import (
     AdmissionReport,
+    Alternative,
     AlternativeVerdict,
-    Verdict,
-    judge_condition,
-    stored_record,
-)
-from countermem.memory._generator import Alternative, Proposal
-from countermem.memory._provenance import build_provenance, for_task
-from countermem.memory._record import (
-    TASK_BRIEF_LIMIT,
     ApplicabilityCondition,
+    EvictionEvent,
+    Proposal,
     Provenance,
     Record,
     RecordSource,
+    SecretRedactor,
     Stage,
-    brief_of,
+    Store,
+    Verdict,
+    build_provenance,
+    judge_condition,
+    stored_record,
 )
-from countermem.memory._redact import SecretRedactor
-from countermem.memory._store import EvictionEvent, Store
+from countermem.memory._provenance import for_task
+from countermem.memory._record import TASK_BRIEF_LIMIT, brief_of
 
 UNCHECKED_DETAILS = "not checked: stored by the unverified-advice baseline without any world-model call"
 

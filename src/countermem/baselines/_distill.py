@@ -37,10 +37,10 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
 
+from countermem.baselines._bank import LabelSource, StrategyItem, StrategyLabel
 from countermem.core import ConfigError, Usage
 from countermem.llm import LLM, GenerationParams, Message
-from countermem.memory._record import truncate_situation
-from countermem.memory._strategy import LabelSource, StrategyItem, StrategyLabel
+from countermem.memory import truncate_situation
 
 MAX_ITEMS = 3
 TASK_CHAR_LIMIT = 3000
