@@ -98,6 +98,9 @@ from countermem.memory._lesson import (
     scrub_names,
     source_names,
 )
+from countermem.memory._open import AnyStore, StoreLocation, copy_store, describe_location, open_store
+from countermem.memory._pg_retrieval import ServerRetriever, make_retriever
+from countermem.memory._pgstore import PostgresStore, is_postgres_url
 from countermem.memory._provenance import build_provenance, model_weights
 from countermem.memory._record import (
     SITUATION_LIMIT,
@@ -160,8 +163,8 @@ from countermem.memory._store import (
     Store,
     StoreStats,
     file_sha256,
-    open_store,
 )
+from countermem.memory._store_rows import StoreRows
 
 __all__ = [
     "DEFAULT_CAPACITY",
@@ -183,6 +186,7 @@ __all__ = [
     "Alternative",
     "AlternativeVerdict",
     "And",
+    "AnyStore",
     "ApplicabilityCondition",
     "Atom",
     "BuilderLimits",
@@ -217,6 +221,7 @@ __all__ = [
     "MiniLMEmbedder",
     "Not",
     "Or",
+    "PostgresStore",
     "PromptLimits",
     "Proposal",
     "ProposalAdmitter",
@@ -245,9 +250,12 @@ __all__ = [
     "ReuseTotals",
     "SQLiteStore",
     "SecretRedactor",
+    "ServerRetriever",
     "SimilarityRetention",
     "Stage",
     "Store",
+    "StoreLocation",
+    "StoreRows",
     "StoreStats",
     "Truthy",
     "Universal",
@@ -260,13 +268,16 @@ __all__ = [
     "candidate_features",
     "choose_condition",
     "copied_example",
+    "copy_store",
     "decision_text",
     "derive_conditions",
     "derive_for_proposal",
+    "describe_location",
     "file_sha256",
     "form_repair_alternative",
     "has_verified_lesson",
     "is_form_repair",
+    "is_postgres_url",
     "is_sampled_prompt",
     "jaccard",
     "judge_condition",
@@ -278,6 +289,7 @@ __all__ = [
     "lesson_prompt_situation",
     "make_embedder",
     "make_retention",
+    "make_retriever",
     "model_weights",
     "normalise_action",
     "normalize_rows",
