@@ -1,10 +1,12 @@
-"""`countermem memory ...`: read, export and freeze a memory store without writing to it.
+"""`countermem memory ...`: read, export, freeze and copy a memory store without writing to it.
 
-Every command opens the store read-only, so it is safe to run while a construct run is writing,
+A store is a file path (SQLite) or a postgresql:// URL. Every command opens the store read-only,
+so it is safe to run while a construct run is writing,
 and works on frozen snapshots as well. Record text is untrusted (model-written), so everything
 printed from a record goes through `terminal_safe`: an escape sequence in a record shows as text
 and cannot clear the screen or retitle the window. A file is never written over without
-`--force`, and a store is never written over by its own export.
+`--force`, and a store is never written over by its own export. `copy` writes only to a new
+store (an absent file, or an empty Postgres schema).
 """
 
 from __future__ import annotations
@@ -24,15 +26,17 @@ from rich.table import Table
 from rich.text import Text
 
 from countermem.core import CheckResult, StoreError, terminal_safe
-from countermem.memory import Record, SQLiteStore
+from countermem.memory import AnyStore, Record, copy_store, describe_location, open_store
 
 memory_app = typer.Typer(
-    help="Inspect, export and freeze a memory store; the store itself is only read.",
+    help="Inspect, export, freeze and copy a memory store; the store itself is only read.",
     no_args_is_help=True,
     add_completion=False,
 )
 
-StoreArg = Annotated[Path, typer.Argument(help="Path of the memory store (SQLite file).")]
+StoreArg = Annotated[
+    str, typer.Argument(help="The memory store: an SQLite file path or a postgresql://user@host/db URL.")
+]
 
 
 def _console() -> Console:
@@ -48,7 +52,7 @@ def _error(error: Exception) -> None:
     typer.echo(f"error: {terminal_safe(str(error))}", err=True)
 
 
-def _report_quarantined(store: SQLiteStore) -> None:
+def _report_quarantined(store: AnyStore) -> None:
     for record_id, reason in store.quarantined.items():
         typer.echo(
             f"warning: record {terminal_safe(record_id)} cannot be read and is set aside (quarantined): "
@@ -58,9 +62,9 @@ def _report_quarantined(store: SQLiteStore) -> None:
 
 
 @contextmanager
-def _opened(path: Path) -> Iterator[SQLiteStore]:
+def _opened(location: str) -> Iterator[AnyStore]:
     try:
-        store = SQLiteStore(path, read_only=True)
+        store = open_store(location, read_only=True)
     except StoreError as error:
         _error(error)
         raise typer.Exit(1) from error
@@ -96,7 +100,7 @@ def list_records(
         records = opened.search(domain=domain, benchmark=benchmark, limit=limit)
         total = len(opened)
         _report_quarantined(opened)
-    table = Table(title=_text(f"{len(records)} of {total} records in {store}"))
+    table = Table(title=_text(f"{len(records)} of {total} records in {describe_location(store)}"))
     table.add_column("id", no_wrap=True, min_width=18)
     table.add_column("benchmark", no_wrap=True)
     table.add_column("gain", justify="right")
@@ -116,7 +120,7 @@ def list_records(
     _console().print(table)
 
 
-def _find(store: SQLiteStore, record_id: str) -> tuple[Record, bool]:
+def _find(store: AnyStore, record_id: str) -> tuple[Record, bool]:
     """The record with this id or unique id prefix; the flag says it was found among evictions."""
     if record_id in store:
         return store.get(record_id), False
@@ -262,7 +266,7 @@ def stats(
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
         return
-    table = Table(title=_text(f"memory store {store}"), show_header=False)
+    table = Table(title=_text(f"memory store {describe_location(store)}"), show_header=False)
     table.add_column("", style="bold")
     table.add_column("")
     mean = "n/a" if result.mean_gain is None else f"{result.mean_gain:.4f}"
@@ -323,3 +327,22 @@ def freeze(
         snapshot = opened.freeze(out)
     typer.echo(f"froze {snapshot.records} records to {terminal_safe(str(snapshot.path))}")
     typer.echo(f"sha256 {snapshot.sha256}")
+
+
+@memory_app.command("copy")
+def copy(
+    source: StoreArg,
+    target: Annotated[
+        str, typer.Argument(help="The new store: an absent file path, or a postgresql:// URL of an empty schema.")
+    ],
+) -> None:
+    """Copy a whole store (records, earlier versions, evictions, settings) into a new one, e.g. SQLite -> Postgres."""
+    try:
+        count = copy_store(source, target)
+    except StoreError as error:
+        _error(error)
+        raise typer.Exit(1) from error
+    typer.echo(
+        f"copied {count} records with their history and evictions from {terminal_safe(describe_location(source))} "
+        f"to {terminal_safe(describe_location(target))}"
+    )

@@ -9,7 +9,9 @@ Threads: one opened memory may be shared by any number of threads, advising and 
 once (the memory and its store each hold a lock; a model call in `learn` runs outside them). A
 second `open_memory` of the same store in the same process shares the first one's writable store
 object (one connection, one copy of the records); other processes may open and write the same
-store at once (see `countermem.memory._store`).
+store at once (see `countermem.memory._store`). A `postgresql://` URL opens the store on a server
+(`countermem.memory._pgstore`), where processes on many machines share it, and retrieval ranks on
+the server (`ServerRetriever`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ from countermem.memory._advisor import AdvisorOptions, CounterfactualMemory, req
 from countermem.memory._condition_builder import ConditionContext, FactsOf
 from countermem.memory._embedding import make_embedder
 from countermem.memory._generator import Generator, GeneratorSettings
+from countermem.memory._open import AnyStore
+from countermem.memory._pg_retrieval import make_retriever
+from countermem.memory._pgstore import PostgresStore, display_url, is_postgres_url
 from countermem.memory._provenance import build_provenance
 from countermem.memory._retrieval import Retriever
 from countermem.memory._store import SQLiteStore
@@ -35,7 +40,7 @@ from countermem.selector import Selector, TopOne
 DEFAULT_CHECK_TIMEOUT_S = 300.0
 """How long `learn` waits for one `world_model.check` before it gives up on the world model."""
 
-_writable_stores: weakref.WeakValueDictionary[str, SQLiteStore] = weakref.WeakValueDictionary()
+_writable_stores: weakref.WeakValueDictionary[str, AnyStore] = weakref.WeakValueDictionary()
 _writable_stores_lock = threading.Lock()
 
 
@@ -59,9 +64,19 @@ def open_memory(
     a file that is not a countermem store, a foreign SQLite database) raises a `CountermemError`
     and leaves no file or folder behind that it created.
     """
-    path = _store_path(store)
     if not isinstance(action_language, str) or not action_language.strip():
         raise ConfigError(f"open_memory needs action_language (e.g. 'sql', 'python'), got {action_language!r}")
+    if is_postgres_url(store):
+        url = str(store)
+        server = PostgresStore(url, read_only=True) if read_only else _writable(url, capacity)
+        return CounterfactualMemory(
+            make_retriever(server, make_embedder(embedder), k=k),
+            selector or TopOne(),
+            action_language=action_language,
+            store=server,
+            options=AdvisorOptions(write_counters=not read_only),
+        )
+    path = _store_path(store)
     made = [] if read_only else _missing_folders(path.parent)
     try:
         if not read_only:
@@ -107,18 +122,21 @@ def _missing_folders(folder: Path) -> list[Path]:
     return missing
 
 
-def _writable(path: Path, capacity: int) -> SQLiteStore:
-    key = str(path.resolve())
+def _writable(path: Path | str, capacity: int) -> AnyStore:
+    key = path if isinstance(path, str) else str(path.resolve())
     with _writable_stores_lock:
         shared = _writable_stores.get(key)
         if shared is not None and not shared.closed:
             if shared.capacity != capacity:
+                shown = display_url(path) if isinstance(path, str) else path
                 raise StoreError(
-                    f"{path} is already open in this process with capacity {shared.capacity}; open it "
+                    f"{shown} is already open in this process with capacity {shared.capacity}; open it "
                     f"with the same capacity, not {capacity}"
                 )
             return shared
-        opened = SQLiteStore(path, capacity=capacity)
+        opened: AnyStore = (
+            PostgresStore(path, capacity=capacity) if isinstance(path, str) else SQLiteStore(path, capacity=capacity)
+        )
         _writable_stores[key] = opened
         return opened
 

@@ -131,6 +131,7 @@ class ServerRetriever(Retriever):
                 benchmark=benchmark,
                 conditions=eligible,
                 limit=self.k + self.overfetch,
+                gain_weight=self.gain_weight,
             )
             if eligible
             else []

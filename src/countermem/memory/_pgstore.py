@@ -64,6 +64,7 @@ from countermem.memory._retention import (
     UtilityWeights,
     make_retention,
 )
+from countermem.memory._retrieval import _stable_key
 from countermem.memory._store import (
     DEFAULT_BUSY_TIMEOUT_S,
     DEFAULT_CAPACITY,
@@ -610,7 +611,11 @@ class PostgresStore:
 
     @_locked
     def __contains__(self, record_id: object) -> bool:
-        return record_id in self._loaded()
+        if self._records is not None:
+            return record_id in self._loaded()
+        if not isinstance(record_id, str) or record_id in self._quarantined:
+            return False
+        return self._cx.execute("SELECT 1 FROM records WHERE id = %s", (record_id,)).fetchone() is not None
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -1091,10 +1096,13 @@ class PostgresStore:
         benchmark: str | None,
         conditions: Sequence[str],
         limit: int,
+        gain_weight: float = 0.0,
     ) -> list[tuple[str, float, float]]:
         """(id, cosine similarity, gain) of the closest keyed records whose condition is one of
         `conditions`: pgvector's HNSW index with iterative scan where the database has it (so the
-        filter still yields `limit` rows), else every matching key ranked here."""
+        filter still yields `limit` rows; approximate, by distance alone), else every matching key
+        ranked here exactly as `Retriever` ranks (float64 cosine plus `gain_weight` times the gain,
+        ties by the record's stable key)."""
         dim = int(vector.shape[0])
         query_vector = np.asarray(vector, dtype=np.float32)
         if self.has_pgvector:
@@ -1119,9 +1127,11 @@ class PostgresStore:
         if not fetched:
             return []
         matrix = np.frombuffer(b"".join(bytes(row[2]) for row in fetched), dtype=np.float32).reshape(len(fetched), dim)
-        sims = matrix @ query_vector
-        top = np.argsort(-sims, kind="stable")[:limit]
-        return [(str(fetched[i][0]), float(sims[i]), float(fetched[i][1])) for i in top.tolist()]
+        sims = (matrix.astype(np.float64) * query_vector.astype(np.float64)).sum(axis=1)
+        gains = np.array([float(row[1]) for row in fetched])
+        keys = np.array([_stable_key(str(row[0])) for row in fetched], dtype=np.uint64)
+        top = np.lexsort((keys, -(sims + gain_weight * gains)))[:limit]
+        return [(str(fetched[i][0]), float(sims[i]), float(gains[i])) for i in top.tolist()]
 
 
 _COUNT_SQL = """
