@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from countermem.cli import app
-from countermem.memory import SQLiteStore
+from countermem.memory import PostgresStore, SQLiteStore, open_store, store_sha256
 
 COMMON = ["--benchmark", "sql-shop", "--backbone", "simulated", "--split-by-task"]
 
@@ -125,3 +126,20 @@ def test_train_refuses_to_write_its_checkpoint_over_the_store_or_another_file(tm
         assert said in " ".join(result.output.split())
     assert store.read_bytes() == before and notes.read_text() == "keep me"
     assert not (tmp_path / "t").exists()
+
+
+def test_construct_and_evaluate_with_a_postgres_store(tmp_path: Path, pg_url: Callable[[], str]) -> None:
+    url = pg_url()
+    runner = CliRunner()
+    built = runner.invoke(app, ["construct", *COMMON, "--store", url, "--limit", "12", "--out", str(tmp_path / "c")])
+    assert built.exit_code == 0, built.output
+    stage = json.loads((tmp_path / "c" / "stage.json").read_text())
+    with open_store(url, read_only=True) as store:
+        assert isinstance(store, PostgresStore)
+        assert stage["records_after"] == len(store) > 0
+        assert stage["store_sha256"] == store.content_sha256() == store_sha256(url)
+    assert stage["store"] == url
+    evaluated = runner.invoke(app, ["evaluate", *COMMON, "--store", url, "--selector", "top1", "--embedder",
+                                    "lexical", "--limit", "3", "--out", str(tmp_path / "e")])
+    assert evaluated.exit_code == 0, evaluated.output
+    assert json.loads((tmp_path / "e" / "stage.json").read_text())["store_sha256"] == stage["store_sha256"]

@@ -98,7 +98,15 @@ from countermem.memory._lesson import (
     scrub_names,
     source_names,
 )
-from countermem.memory._open import AnyStore, StoreLocation, copy_store, describe_location, open_store
+from countermem.memory._open import (
+    AnyStore,
+    StoreLocation,
+    StoreLocationField,
+    copy_store,
+    describe_location,
+    open_store,
+    store_sha256,
+)
 from countermem.memory._pg_retrieval import ServerRetriever, make_retriever
 from countermem.memory._pgstore import PostgresStore, is_postgres_url
 from countermem.memory._provenance import build_provenance, model_weights
@@ -255,6 +263,7 @@ __all__ = [
     "Stage",
     "Store",
     "StoreLocation",
+    "StoreLocationField",
     "StoreRows",
     "StoreStats",
     "Truthy",
@@ -312,6 +321,7 @@ __all__ = [
     "sampled_prompt_situation",
     "scrub_names",
     "source_names",
+    "store_sha256",
     "stored_record",
     "truncate_situation",
     "utc_now",

@@ -8,16 +8,28 @@ location, and the backend follows from it, so nothing else in countermem names a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator
 
 from countermem.core import StoreError
 from countermem.memory._pgstore import PostgresStore, is_postgres_url
-from countermem.memory._store import SQLiteStore
+from countermem.memory._store import SQLiteStore, file_sha256
 
 AnyStore = SQLiteStore | PostgresStore
 """Either backend; both answer the `Store` protocol and the rest of `SQLiteStore`'s calls."""
 
 StoreLocation = str | Path
+
+
+def _as_location(value: object) -> object:
+    if is_postgres_url(value) or isinstance(value, Path):
+        return value
+    return Path(value) if isinstance(value, str) else value
+
+
+StoreLocationField = Annotated[Path | str, BeforeValidator(_as_location)]
+"""A settings field holding a store: a `Path` for a file, the URL text for postgresql://."""
 
 
 def open_store(location: StoreLocation, *, read_only: bool = False, **options: Any) -> AnyStore:
@@ -41,6 +53,14 @@ def describe_location(location: StoreLocation) -> str:
     from countermem.memory._pgstore import display_url
 
     return display_url(str(location)) if is_postgres_url(location) else str(location)
+
+
+def store_sha256(location: StoreLocation) -> str:
+    """What a manifest pins: the file's sha256 for SQLite, the content's (`content_sha256`) for Postgres."""
+    if is_postgres_url(location):
+        with PostgresStore(str(location), read_only=True) as store:
+            return store.content_sha256()
+    return file_sha256(Path(location))
 
 
 def copy_store(source: StoreLocation, target: StoreLocation) -> int:

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import json
 import logging
 import os
@@ -958,6 +959,16 @@ class PostgresStore:
             Path(handle.name).unlink(missing_ok=True)
             raise
         return len(records)
+
+    @_locked
+    def content_sha256(self) -> str:
+        """sha256 of the live records (ids and bodies as canonical JSON, in admission order): what a
+        stage manifest pins for a server store, which has no file to hash."""
+        digest = hashlib.sha256()
+        for record_id, body in self._cx.execute("SELECT id, body::text FROM records ORDER BY seq"):
+            canonical = json.dumps(json.loads(str(body)), sort_keys=True, separators=(",", ":"))
+            digest.update(f"{record_id}\t{canonical}\n".encode())
+        return digest.hexdigest()
 
     @_locked
     def dump_rows(self) -> StoreRows:

