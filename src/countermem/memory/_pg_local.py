@@ -95,7 +95,7 @@ class LocalPostgres:
             data = self.root / "data"
             self._run("initdb", "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
             self.port = _free_port()
-            options = f"-h 127.0.0.1 -p {self.port} -k {self.root} -c fsync=off -c max_connections=200"
+            options = f"-h 127.0.0.1 -p {self.port} -k {self.root} -c fsync=off -c max_connections=200 -c maintenance_work_mem=512MB"
             self._run("pg_ctl", "-D", str(data), "-o", options, "-l", str(self.root / "log"), "-w", "start")
         except BaseException:
             self._remove()

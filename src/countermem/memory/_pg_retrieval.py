@@ -5,7 +5,7 @@ tie-break), done where the data is:
 
 1. Keys: every live record's key embedding (`record_key_text`, or `record.embedding` when it has
    the embedder's width) is stored once in `record_keys`; `refresh` embeds only records with no
-   key yet, and only when the store's change number moved.
+   key yet, and only when records came, went or were revised (not when only counters moved).
 2. Condition prefilter: the pool's distinct conditions come from one grouped query; each is
    evaluated here on the decision's facts (conditions are countermem's language, not SQL) and
    the eligible ones go back to the server as `condition = ANY(...)`.
@@ -82,9 +82,9 @@ class ServerRetriever(Retriever):
         return sum(sum(pool.values()) for pool in self._pools.values())
 
     def refresh(self, records: object = None) -> RefreshReport:
-        """Embed and store the keys of records that have none (only when the store changed)."""
+        """Embed and store the keys of records that have none (only when records came, went or changed)."""
         start = perf_counter()
-        change = self.store.change_number()
+        change = self.store.key_change_number()
         if change == self._seen_change:
             return RefreshReport()
         missing = self.store.ids_without_key(self.embedder.name)
@@ -96,6 +96,7 @@ class ServerRetriever(Retriever):
             self.store.put_keys(self.embedder.name, batch, vectors)
             added += len(batch)
             embedded += computed
+        self.store.ensure_key_index(self.embedder.name, self.embedder.dim)
         self._pools.clear()
         self._seen_change = change
         return RefreshReport(added=added, embedded=embedded, seconds=perf_counter() - start)

@@ -103,8 +103,10 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
         "records, history, evictions, settings",
         """
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        CREATE TABLE changes (one BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (one), n BIGINT NOT NULL);
-        INSERT INTO changes (one, n) VALUES (TRUE, 0);
+        CREATE TABLE changes (
+            one BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (one), n BIGINT NOT NULL, k BIGINT NOT NULL
+        );
+        INSERT INTO changes (one, n, k) VALUES (TRUE, 0, 0);
         CREATE TABLE records (
             seq BIGSERIAL PRIMARY KEY,
             id TEXT NOT NULL UNIQUE,
@@ -476,14 +478,24 @@ class PostgresStore:
             raise StoreError(f"the Postgres store {self.path} returned no row for a query that always has one")
         return row[0]
 
-    def _bump(self) -> None:
-        """Tell other writers something changed (last statement of a write, so the row is held briefly)."""
-        self._cx.execute("UPDATE changes SET n = n + 1")
+    def _bump(self, *, keys: bool = True) -> None:
+        """Tell other writers something changed (last statement of a write, so the row is held briefly);
+        `keys`: records came, went or changed their key text (not only their counters)."""
+        if keys:
+            self._cx.execute("UPDATE changes SET n = n + 1, k = k + 1")
+        else:
+            self._cx.execute("UPDATE changes SET n = n + 1")
 
     def change_number(self) -> int:
         """A number every committed write changes; equal numbers mean nothing was written between."""
         with self._mutex:
             return int(self._scalar("SELECT n FROM changes"))
+
+    def key_change_number(self) -> int:
+        """A number that changes when records are admitted, evicted or revised, not when only their
+        counters move: what retrieval's keys depend on."""
+        with self._mutex:
+            return int(self._scalar("SELECT k FROM changes"))
 
     # --- the records held in memory ------------------------------------------------------------
 
@@ -847,7 +859,7 @@ class PostgresStore:
             }).fetchone()
             if row is None:
                 raise StoreError(f"no record {record_id!r} in {self.path}; `countermem memory list` shows the ids")
-            self._bump()
+            self._bump(keys=False)
         new = _parse(str(row[0]), f"record {record_id}")
         self._replaced(new)
         return new
@@ -1071,10 +1083,13 @@ class PostgresStore:
         )
         with self._tx(), self._cx.cursor() as cursor:
             cursor.executemany(query, rows)
-        if self.has_pgvector:
-            self._ensure_hnsw(embedder, dim)
 
-    def _ensure_hnsw(self, embedder: str, dim: int) -> None:
+    @_locked
+    def ensure_key_index(self, embedder: str, dim: int) -> None:
+        """With pgvector, the HNSW index over `embedder`'s keys (built once, after the first keys are
+        in, so a large store is indexed in bulk rather than row by row); nothing without pgvector."""
+        if not self.has_pgvector:
+            return
         sql = self._pg.sql
         name = f"record_keys_hnsw_{re.sub(r'[^a-z0-9]', '_', embedder.lower())}_{dim}"
         statement = sql.SQL(
