@@ -96,6 +96,8 @@ DEFAULT_SCHEMA = "countermem"
 _SETTINGS = ("capacity", "retention", "retention_weights", "seed")
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 _CONNECT_TIMEOUT_S = 10
+_EF_SEARCH = 100
+"""HNSW candidate list per query; retrieval asks for k + overfetch (19) rows, well under it."""
 
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (
@@ -316,6 +318,9 @@ class PostgresStore:
             from pgvector.psycopg import register_vector
 
             register_vector(conn)
+            # filtered HNSW scans go on until they have enough rows (pgvector >= 0.8)
+            conn.execute("SET hnsw.iterative_scan = relaxed_order")
+            conn.execute(sql.SQL("SET hnsw.ef_search = {}").format(sql.Literal(_EF_SEARCH)))
         with self._tx(lock=not self.read_only):
             self._settle(capacity, retention, seed)
 
@@ -448,13 +453,18 @@ class PostgresStore:
     def _tx(self, *, lock: bool = False) -> Iterator[psycopg.Connection[Any]]:
         """One transaction; with `lock`, under the store's advisory lock (admissions, evictions,
         migrations: whatever must see and change the set of live records as one step)."""
-        pg = self._pg
         conn = self._cx
+        with self._errors(), conn.transaction():
+            if lock:
+                conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self._lock_key,))
+            yield conn
+
+    @contextlib.contextmanager
+    def _errors(self) -> Iterator[None]:
+        """psycopg's errors as `StoreError`s that say what to do."""
+        pg = self._pg
         try:
-            with conn.transaction():
-                if lock:
-                    conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self._lock_key,))
-                yield conn
+            yield
         except (pg.errors.LockNotAvailable, pg.errors.QueryCanceled) as error:
             raise StoreError(
                 f"another writer held the memory store {self.path} for longer than {self.busy_timeout:g} s "
@@ -852,14 +862,13 @@ class PostgresStore:
             raise StoreError(f"cannot update counters of {record_id}: reuse counters only grow; got a negative increment")
         any_use = bool(retrieved or selected or succeeded or harmed)
         stamp = ReuseCounters(last_used_at=at or utc_now()).model_dump(mode="json")["last_used_at"]
-        with self._tx() as conn:
-            row = conn.execute(_COUNT_SQL, {
+        with self._errors():  # one statement, so one transaction and one round trip
+            row = self._cx.execute(_COUNT_SQL, {
                 "id": record_id, "r": retrieved, "s": selected, "ok": succeeded, "h": harmed,
                 "used": any_use, "at": stamp, "now": utc_now().isoformat(),
             }).fetchone()
-            if row is None:
-                raise StoreError(f"no record {record_id!r} in {self.path}; `countermem memory list` shows the ids")
-            self._bump(keys=False)
+        if row is None:
+            raise StoreError(f"no record {record_id!r} in {self.path}; `countermem memory list` shows the ids")
         new = _parse(str(row[0]), f"record {record_id}")
         self._replaced(new)
         return new
@@ -1138,12 +1147,14 @@ class PostgresStore:
                 "WHERE embedder = {embedder} AND dim = {dim} AND domain = %s AND (%s::text IS NULL OR benchmark = %s) "
                 "AND condition = ANY(%s) ORDER BY embedding::vector({dim}) <=> %s::vector({dim}) LIMIT %s"
             ).format(dim=sql.Literal(dim), embedder=sql.Literal(embedder))
-            with self._tx() as conn:
-                conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-                conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(max(40, limit))))
-                rows = conn.execute(
-                    statement, (query_vector, domain, benchmark, benchmark, list(conditions), query_vector, limit)
-                ).fetchall()
+            params = (query_vector, domain, benchmark, benchmark, list(conditions), query_vector, limit)
+            if limit <= _EF_SEARCH:  # the session's settings (see _setup): one round trip
+                with self._errors():
+                    rows = self._cx.execute(statement, params).fetchall()
+            else:
+                with self._tx() as conn:
+                    conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(limit)))
+                    rows = conn.execute(statement, params).fetchall()
             return [(str(i), float(s), float(g)) for i, s, g in rows]
         fetched = self._cx.execute(
             "SELECT id, gain, vector FROM record_keys WHERE embedder = %s AND dim = %s AND domain = %s "
@@ -1165,6 +1176,8 @@ WITH old AS (
     SELECT id, version, body FROM records WHERE id = %(id)s FOR UPDATE
 ), kept AS (
     INSERT INTO record_history (id, version, replaced_at, body) SELECT id, version, %(now)s, body FROM old
+), bumped AS (
+    UPDATE changes SET n = n + 1 WHERE EXISTS (SELECT 1 FROM old)
 )
 UPDATE records r SET
     version = r.version + 1,
