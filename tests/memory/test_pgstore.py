@@ -254,3 +254,18 @@ def test_open_memory_takes_a_postgres_url(pg_url: StoreAt) -> None:
     advice = memory.advise(decision)
     assert advice is not None and advice.record_id == make(0).id
     assert memory.store.get(make(0).id).counters.retrieved == 1
+
+
+def test_a_writer_held_up_past_busy_timeout_says_so(pg_url: StoreAt) -> None:
+    url = pg_url()
+    open_store(url).close()
+    conninfo, schema = split_url(url)
+    with psycopg.connect(conninfo) as holder:  # another writer in the middle of an admission
+        holder.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"countermem:{schema}",))
+        with open_store(url, busy_timeout=0.2) as impatient:
+            with pytest.raises(StoreError, match=r"longer than 0.2 s.*busy_timeout"):
+                impatient.add(make(0))
+            assert len(impatient) == 0
+        holder.rollback()
+    with open_store(url) as patient:
+        assert patient.add(make(0)) == [] and len(patient) == 1

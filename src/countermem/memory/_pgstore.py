@@ -307,10 +307,14 @@ class PostgresStore:
         )
         if not self.read_only:
             self._alone = self._take_writer_lock()
-            with self._tx(lock=True):
-                conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(self.schema)))
-                self._set_search_path()
-                self._migrate()
+            self._set_search_path()
+            wanted = {version for version, _, _ in self._wanted_migrations()}
+            applied = self._applied()
+            self._refuse_unknown(applied)
+            if exists is None or not wanted <= applied:  # an open that changes nothing waits for no one
+                with self._tx(lock=True):
+                    conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(self.schema)))
+                    self._migrate()
         else:
             self._set_search_path()
             self._check_migrated()
@@ -321,8 +325,11 @@ class PostgresStore:
             # filtered HNSW scans go on until they have enough rows (pgvector >= 0.8)
             conn.execute("SET hnsw.iterative_scan = relaxed_order")
             conn.execute(sql.SQL("SET hnsw.ef_search = {}").format(sql.Literal(_EF_SEARCH)))
-        with self._tx(lock=not self.read_only):
-            self._settle(capacity, retention, seed)
+        with self._tx():
+            missing = self._settle(capacity, retention, seed, write=False)
+        if missing:
+            with self._tx(lock=True):
+                self._settle(capacity, retention, seed, write=True)
 
     def _set_search_path(self) -> None:
         sql = self._pg.sql
@@ -368,12 +375,7 @@ class PostgresStore:
             "applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
         )
         applied = self._applied()
-        known = {version for version, _, _ in (*MIGRATIONS, PGVECTOR_MIGRATION)}
-        if applied - known:
-            raise StoreError(
-                f"{self.path} has store migrations {sorted(applied - known)} this countermem does not know; "
-                "open it with the countermem that wrote it"
-            )
+        self._refuse_unknown(applied)
         for version, name, script in self._wanted_migrations():
             if version in applied:
                 continue
@@ -382,8 +384,17 @@ class PostgresStore:
                     conn.execute(statement)  # fixed text above
             conn.execute("INSERT INTO migrations (version, name) VALUES (%s, %s)", (version, name))
 
+    def _refuse_unknown(self, applied: set[int]) -> None:
+        known = {version for version, _, _ in (*MIGRATIONS, PGVECTOR_MIGRATION)}
+        if applied - known:
+            raise StoreError(
+                f"{self.path} has store migrations {sorted(applied - known)} this countermem does not know; "
+                "open it with the countermem that wrote it"
+            )
+
     def _check_migrated(self) -> None:
         applied = self._applied()
+        self._refuse_unknown(applied)
         needed = {version for version, _, _ in MIGRATIONS}
         if not needed <= applied:
             raise StoreError(
@@ -393,7 +404,10 @@ class PostgresStore:
         if self.has_pgvector and PGVECTOR_MIGRATION[0] not in applied:
             self.has_pgvector = False  # a reader leaves the schema as it is
 
-    def _settle(self, capacity: int | None, retention: str | RetentionRule | None, seed: int | None) -> None:
+    def _settle(
+        self, capacity: int | None, retention: str | RetentionRule | None, seed: int | None, *, write: bool
+    ) -> list[str]:
+        """Read the settings, refuse a change while other writers are open; the keys that need writing."""
         stored = self._meta()
         self._capacity = capacity if capacity is not None else int(stored.get("capacity") or DEFAULT_CAPACITY)
         if self._capacity < 1:
@@ -401,7 +415,7 @@ class PostgresStore:
         self._rule = self._resolve_rule(retention, stored)
         self._seed = seed if seed is not None else int(stored.get("seed") or 0)
         if self.read_only:
-            return
+            return []
         weights = self._rule.weights if isinstance(self._rule, UtilityRetention) else None
         wanted = {
             "capacity": str(self._capacity),
@@ -416,9 +430,11 @@ class PostgresStore:
                 f"{self.path} is open for writing elsewhere with {shown}; open it with the same "
                 "settings (or none, to take the stored ones), or close the other writers to change them"
             )
-        for key in _SETTINGS:
-            if stored.get(key) != wanted[key]:
+        missing = [key for key in _SETTINGS if stored.get(key) != wanted[key]]
+        if write:
+            for key in missing:
                 self._write_meta(key, wanted[key])
+        return missing
 
     def _meta(self) -> dict[str, str]:
         return {str(k): str(v) for k, v in self._cx.execute("SELECT key, value FROM meta")}
@@ -1048,7 +1064,7 @@ class PostgresStore:
                 if key not in NOT_COPIED_META:
                     self._write_meta(key, value)
             self._bump()
-            self._settle(None, None, None)
+            self._settle(None, None, None, write=True)
         self._records = None
         self._index = None
         self._quarantined = {}
