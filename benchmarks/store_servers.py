@@ -31,7 +31,9 @@ import argparse
 import json
 import multiprocessing
 import os
+import signal
 import statistics
+import sys
 import tempfile
 import time
 from multiprocessing.queues import Queue
@@ -248,6 +250,9 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[200, 100_000], help="store sizes (retrieval)")
     parser.add_argument("--parts", nargs="+", default=["throughput", "retrieval"], choices=["throughput", "retrieval"])
     args = parser.parse_args()
+    # stopped with a signal, still stop the server it started (a background job ignores SIGINT otherwise)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     print(f"cpus {os.cpu_count()}, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with LocalPostgres() as server, tempfile.TemporaryDirectory() as tmp:
         print(f"postgres from {server.bin_dir}, pgvector {'yes' if server.has_pgvector else 'no'}", flush=True)
