@@ -6,7 +6,10 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 CM := $(VENV)/bin/countermem
 # llama-cpp-python builds from source (about 9 minutes on 2 cores, once; pip caches the wheel).
-export CMAKE_ARGS ?= -DGGML_NATIVE=ON -DLLAMA_CURL=OFF
+# Not -DGGML_NATIVE=ON: on a CPU that reports AMX, a native build runs AMX tile instructions that a
+# virtual machine may not enable (general protection fault in libggml-cpu, seen here 2026-12-04);
+# AVX2 runs on every machine this project has met.
+export CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DLLAMA_CURL=OFF
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml requirements-torch.txt 2>/dev/null | sha256sum | cut -c1-12)
 DEMO_OUT ?= runs/demo-$(shell date +%Y%m%d-%H%M%S)
 DEMO_LIMIT ?= 20
