@@ -20,6 +20,7 @@ from countermem.core import CountermemError, UnviewablePathError
 from countermem.memory import SQLiteStore
 from countermem.view import LIST_CAP, Links, Site, make_server, url_of, write_html
 from countermem.view._ids import record_id, run_id, store_id, task_id
+from countermem.view._site import RUN_KEY
 
 SERVER = Links("server")
 runner = CliRunner()
@@ -86,15 +87,15 @@ def test_long_lists_are_paged(tmp_path: Path) -> None:
 
 def test_a_run_page_links_each_offered_record_to_its_page(run_path: Path, store_path: Path) -> None:
     site = Site(run_path, store=store_path)
-    assert site.kind == "run" and site.run_stores["."] is not None
+    assert site.kind == "run" and site.run_stores[RUN_KEY] is not None
     page = _body(site, site.home)
     assert page.count('class="badge yes">yes') == 2
-    key = site.run_stores["."]
+    key = site.run_stores[RUN_KEY]
     assert key is not None
     assert f'href="/{record_id(key, RECORDS[0].id)}"' in page
     task = re.search(r'data-task="([^"]+)"', page)
     assert task is not None
-    steps = _body(site, task_id(".", task.group(1)))
+    steps = _body(site, task_id(RUN_KEY, task.group(1)))
     assert "prompt: 2 new message(s)" in steps and "<b>system</b>" in steps and "Give the integer sum." in steps
     assert "whole prompt (4 messages)" in steps  # the second call: system, task, reply, observation
     assert '<p class="offered">record offered: <a href="/record/' in steps
@@ -104,11 +105,11 @@ def test_a_run_page_links_each_offered_record_to_its_page(run_path: Path, store_
 def test_a_run_finds_the_store_its_stage_report_names(run_path: Path, store_path: Path) -> None:
     (run_path / "stage.json").write_text(f'{{"stage": "evaluate", "store": "{store_path}"}}')
     site = Site(run_path)
-    assert site.run_stores["."] == str(store_path)
+    assert site.run_stores[RUN_KEY] == str(store_path)
 
 
 def test_a_run_without_a_store_shows_bare_record_ids(run_path: Path) -> None:
-    page = _body(Site(run_path), run_id("."))
+    page = _body(Site(run_path), run_id(RUN_KEY))
     assert "no store known for this run" in page and f"<code>{RECORDS[0].id}</code>" in page
 
 
@@ -118,7 +119,7 @@ def test_an_old_transcript_says_it_has_no_prompts(run_path: Path) -> None:
         path.write_text("\n".join(lines) + "\n")
     site = Site(run_path)
     task = next((run_path / "transcripts").glob("*.jsonl")).stem
-    page = _body(site, task_id(".", task))
+    page = _body(site, task_id(RUN_KEY, task))
     assert "did not record prompts" in page and "<b>reply</b>" in page
 
 

@@ -148,7 +148,7 @@ def load_study(path: Path) -> StudyData:
     stores: list[str] = []
     for folder, names in _walk(path):
         rel = folder.relative_to(path).as_posix()
-        if "results.jsonl" in names:
+        if "results.jsonl" in names and rel != ".":  # a study root is no run
             lines = [line for line in (folder / "results.jsonl").read_text().splitlines() if line.strip()]
             solved = sum(_solved(line) for line in lines)
             runs.append(RunRef(rel=rel, path=folder, n_tasks=len(lines), solved=solved))

@@ -87,7 +87,7 @@ def task_page(
     events = run.transcript(task)
     outcome = next((o for o in run.outcomes if o.task_id == task), None)
     records = record_linker(run, store_key, links)
-    body = [f"<h1>Task {esc(task)}</h1><p>{link(links.href(run_id(key)), f'run {run.path.name}')}</p>"]
+    body = [f"<h1>Task {esc(task)}</h1><p>{link(links.href(run_id(key)), f'← run {run.path}')}</p>"]
     if outcome is not None:
         body.append(facts([
             ("solved", badge("yes" if outcome.solved else "no", "yes" if outcome.solved else "no")),

@@ -31,6 +31,8 @@ from countermem.view._run_pages import run_page, task_page
 from countermem.view._store_pages import record_page, store_page
 from countermem.view._study_page import study_page
 
+RUN_KEY = "run"
+"""The key of the run when a run folder is viewed (not `.`: a browser drops `/./` from an address)."""
 Page = tuple[str, str]
 """A page's title and body HTML."""
 
@@ -53,9 +55,9 @@ class Site:
         if self.kind == "store":
             self.home = store_id(self._add_store(self.path))
         elif self.kind == "run":
-            self.runs["."] = self.path
-            self.home = run_id(".")
-            self._run(".")  # finds and registers its store
+            self.runs[RUN_KEY] = self.path
+            self.home = run_id(RUN_KEY)
+            self._run(RUN_KEY)  # finds and registers its store
         else:
             self.home = STUDY_ID
             study = self._study()
@@ -78,6 +80,7 @@ class Site:
             if known.resolve() == resolved:
                 return key
         key = path.relative_to(self.root).as_posix() if path.is_relative_to(self.root) else str(path)
+        key = key if key.strip(".") else str(path)
         self.stores[key] = path
         return key
 
@@ -129,7 +132,7 @@ class Site:
             number = _page_number(rest)
             if run is None or number is None:
                 return None
-            up = (links.href(STUDY_ID), "study") if self.kind == "study" else None
+            up = (links.href(STUDY_ID), f"← study {self.path}") if self.kind == "study" else None
             return run_page(run, rest[0], links, store_key=self.run_stores.get(rest[0]), up=up, page=number)
         if kind == "task" and len(rest) == 2:
             run = self._run(rest[0])

@@ -138,7 +138,7 @@ def record_page(
     history: list[HistoryEntry],
     evicted: bool,
 ) -> tuple[str, str]:
-    back = link(links.href(store_id(store_key)), f"store {store.path.name}")
+    back = link(links.href(store_id(store_key)), f"← store {store.path}")
     if record is None:
         return f"record {record_key}", (
             f"<h1>Record {esc(record_key)}</h1><p>{back}</p>"
