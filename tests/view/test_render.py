@@ -6,6 +6,8 @@ import html
 import re
 import shutil
 import sqlite3
+import subprocess
+import sys
 import threading
 import urllib.error
 import urllib.request
@@ -19,7 +21,7 @@ from countermem.cli import app
 from countermem.core import CountermemError, UnviewablePathError
 from countermem.memory import SQLiteStore
 from countermem.view import LIST_CAP, Links, Site, make_server, url_of, write_html
-from countermem.view._ids import record_id, run_id, store_id, task_id
+from countermem.view._ids import STUDY_ID, record_id, run_id, store_id, task_id
 from countermem.view._site import RUN_KEY
 
 SERVER = Links("server")
@@ -202,3 +204,43 @@ def test_the_server_answers_on_loopback_and_reads_changes(tmp_path: Path, store_
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_the_study_lists_runs_with_their_settings_and_filters(study_path: Path) -> None:
+    page = _body(Site(study_path), STUDY_ID)
+    assert '<select data-key="method"' in page and '<option value="countermem">' in page
+    assert re.search(r'<tr data-stage="evaluate" data-method="countermem" data-agent="react" '
+                     r'data-benchmark="sql-shop" data-seed="1">', page)
+
+
+def test_a_construct_run_links_the_records_admitted_from_each_task(study_path: Path) -> None:
+    site = Site(study_path)
+    construct = [key for key in site.runs if (site.runs[key] / "admissions.jsonl").is_file()]
+    assert construct
+    key = construct[0]
+    page = _body(site, run_id(key))
+    assert "<th>records admitted</th>" in page
+    admitted = re.findall(r'<a href="/(record/[^"]+)" data-record="([^"]+)">', page)
+    assert admitted, "the simulated generator's repairs are admitted"
+    record_page, rid = admitted[0]
+    assert f"Record {rid}" in _body(site, record_page)
+    task = re.search(r'data-task="([^"]+)"', page)
+    assert task is not None
+    assert "records admitted from this task" in _body(site, task_id(key, task.group(1)))
+
+
+def test_the_cli_serves_on_loopback_and_prints_the_address(store_path: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "countermem", "view", str(store_path), "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert found, line
+        page = urllib.request.urlopen(found.group(0), timeout=30).read().decode()
+        assert "Memory store memory.sqlite" in page
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

@@ -82,6 +82,9 @@ class RunData:
     stage: dict[str, object] | None
     store: Path | None
     """The memory store the run read or wrote, where it can be found (see `find_run_store`)."""
+    admitted: dict[str, list[str]] | None = None
+    """A construct run's records admitted from each task (admissions.jsonl), by task id; None
+    for a run that admits nothing (no admissions.jsonl)."""
 
     @property
     def config(self) -> dict[str, object]:
@@ -103,8 +106,25 @@ def load_run(path: Path, *, store: Path | None = None, study_root: Path | None =
     stage = _read_json(path / "stage.json")
     found = store if store is not None else find_run_store(path, stage, study_root)
     return RunData(
-        path=path, manifest=read_manifest(path), outcomes=outcomes, unfinished=unfinished, stage=stage, store=found
+        path=path, manifest=read_manifest(path), outcomes=outcomes, unfinished=unfinished, stage=stage, store=found,
+        admitted=_admitted(path / "admissions.jsonl"),
     )
+
+
+def _admitted(path: Path) -> dict[str, list[str]] | None:
+    """Record ids admitted per task; a line that does not read (a torn last line) adds nothing."""
+    if not path.is_file():
+        return None
+    found: dict[str, list[str]] = {}
+    for line in path.read_text().splitlines():
+        try:
+            entry = json.loads(line)
+            task, record = entry["task_id"], (entry.get("report") or {}).get("admitted_record_id")
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue
+        if isinstance(task, str) and isinstance(record, str):
+            found.setdefault(task, []).append(record)
+    return found
 
 
 def find_run_store(path: Path, stage: dict[str, object] | None, study_root: Path | None) -> Path | None:
@@ -130,6 +150,12 @@ class RunRef:
     path: Path
     n_tasks: int
     solved: int
+    config: dict[str, object] = field(default_factory=dict)
+    """The run's config from its manifest (stage, method, agent, benchmark, seed ...)."""
+
+    def setting(self, name: str) -> str:
+        value = self.config.get(name)
+        return "" if value is None else str(value)
 
 
 @dataclass
@@ -151,7 +177,10 @@ def load_study(path: Path) -> StudyData:
         if "results.jsonl" in names and rel != ".":  # a study root is no run
             lines = [line for line in (folder / "results.jsonl").read_text().splitlines() if line.strip()]
             solved = sum(_solved(line) for line in lines)
-            runs.append(RunRef(rel=rel, path=folder, n_tasks=len(lines), solved=solved))
+            config = read_manifest(folder).get("config")
+            runs.append(RunRef(
+                rel=rel, path=folder, n_tasks=len(lines), solved=solved, config=config if isinstance(config, dict) else {}
+            ))
         stores += [
             (folder / n).relative_to(path).as_posix() for n in names if n.endswith(".sqlite") and _is_store(folder / n)
         ]

@@ -50,7 +50,8 @@ def run_page(
     pages = max(1, -(-len(run.outcomes) // LIST_CAP))
     page = min(max(page, 1), pages)
     shown = run.outcomes[(page - 1) * LIST_CAP : page * LIST_CAP]
-    rows = [_task_row(o, key, links, records) for o in shown]
+    admitted = run.admitted
+    rows = [_task_row(o, key, links, records, None if admitted is None else admitted.get(o.task_id, [])) for o in shown]
     body = [f"<h1>Run {esc(run.path.name)}</h1>"]
     if up is not None:
         body.append(f"<p>{link(up[0], up[1])}</p>")
@@ -59,7 +60,8 @@ def run_page(
         body.append(note(f"tasks {(page - 1) * LIST_CAP + 1}-{(page - 1) * LIST_CAP + len(shown)} of {len(run.outcomes)}"))
         body.append(pager(pages, page, lambda n: links.href(run_id(key, n))))
     body.append(table(
-        ["task", "solved", "utility", "status", "steps", "trials", "evaluator calls", "records offered", "stop"],
+        ["task", "solved", "utility", "status", "steps", "trials", "evaluator calls", "records offered",
+         *([] if admitted is None else ["records admitted"]), "stop"],
         rows, cls="tasks",
     ) if shown else note("no task finished yet"))
     if run.unfinished:
@@ -71,13 +73,16 @@ def run_page(
     return f"run {run.path.name}", "".join(body)
 
 
-def _task_row(o: TaskOutcome, key: str, links: Links, records: RecordLink) -> list[str]:
+def _task_row(
+    o: TaskOutcome, key: str, links: Links, records: RecordLink, admitted: list[str] | None
+) -> list[str]:
     offered = ", ".join(records(r) for r in dict.fromkeys(o.advice_record_ids)) or "–"
     return [
         link(links.href(task_id(key, o.task_id)), o.task_id, task=o.task_id),
         badge("yes" if o.solved else "no", "yes" if o.solved else "no"),
         f"{o.final_utility:.3f}", esc(o.final_status), str(o.steps), str(o.trials), str(o.evaluator_calls),
-        offered, esc(o.stop_reason),
+        offered, *([] if admitted is None else [", ".join(records(r) for r in admitted) or "–"]),
+        esc(o.stop_reason),
     ]
 
 
@@ -98,6 +103,9 @@ def task_page(
             ("records offered", ", ".join(records(r) for r in outcome.advice_record_ids) or "none"),
             ("stop", esc(outcome.stop_reason)),
         ]))
+    if run.admitted is not None:
+        admitted = ", ".join(records(r) for r in run.admitted.get(task, [])) or "none"
+        body.append(f'<p class="admitted">records admitted from this task: {admitted}</p>')
     else:
         body.append(note("this task has no result line (unfinished)"))
     if not events:

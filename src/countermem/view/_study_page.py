@@ -9,10 +9,11 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from countermem.view._html import LIST_CAP, esc, facts, link, note, section, table
+from countermem.view._html import LIST_CAP, attr, esc, facts, filters, link, note, section, table
 from countermem.view._ids import Links, run_id, store_id
 from countermem.view._load import StudyData
 
+RUNS_TABLE = "runs"
 INLINE_IMAGE_LIMIT = 4_000_000
 """Largest report image put into the page itself (as a data URI); larger ones are left as links."""
 
@@ -59,12 +60,22 @@ def study_page(study: StudyData, links: Links) -> tuple[str, str]:
         report = note("no report yet (report/report.md); run `countermem report` on this folder to write it")
     else:
         report = f'<div class="report">{render_markdown(study.report_md, study.path / "report")}</div>'
+    shown = study.runs[:LIST_CAP]
+    columns = ("stage", "method", "agent", "benchmark", "seed")
     rows = [
-        [link(links.href(run_id(r.rel)), r.rel, run=r.rel), str(r.n_tasks), str(r.solved),
-         f"{100 * r.solved / r.n_tasks:.1f}" if r.n_tasks else "–"]
-        for r in study.runs[:LIST_CAP]
+        [link(links.href(run_id(r.rel)), r.rel, run=r.rel), *(esc(r.setting(c)) for c in columns),
+         str(r.n_tasks), str(r.solved), f"{100 * r.solved / r.n_tasks:.1f}" if r.n_tasks else "–"]
+        for r in shown
     ]
-    runs = table(["run", "tasks", "solved", "success %"], rows, cls="runs") if rows else note("no run has results yet")
+    row_attrs = [" ".join(f"data-{c}={attr(r.setting(c))}" for c in columns) for r in shown]
+    controls = filters(
+        RUNS_TABLE, {c: sorted({r.setting(c) for r in shown} - {""}) for c in ("stage", "method", "benchmark")}, {}
+    )
+    runs = (
+        controls + table(["run", *columns, "tasks", "solved", "success %"], rows, cls="runs", row_attrs=row_attrs)
+        .replace("<table", f'<table id="{RUNS_TABLE}"', 1)
+        if rows else note("no run has results yet")
+    )
     if len(study.runs) > LIST_CAP:
         runs = note(f"the first {LIST_CAP} of {len(study.runs)} runs") + runs
     stores = "".join(f"<li>{link(links.href(store_id(s)), s)}</li>" for s in study.stores[:LIST_CAP])
