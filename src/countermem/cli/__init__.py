@@ -12,6 +12,7 @@ from countermem.cli._report import report
 from countermem.cli._run import run
 from countermem.cli._stages import construct, evaluate, train
 from countermem.cli._study import study
+from countermem.cli._view import view
 
 app = typer.Typer(
     name="countermem",
@@ -26,6 +27,7 @@ app.command()(train)
 app.command()(evaluate)
 app.command()(report)
 app.command()(study)
+app.command()(view)
 app.command(name="config-reference")(config_reference)
 app.add_typer(models_app, name="models")
 
