@@ -22,7 +22,7 @@ $(PY):
 
 $(STAMP): $(PY) pyproject.toml requirements-torch.txt
 	$(PY) -m pip install --quiet -r requirements-torch.txt
-	$(PY) -m pip install --quiet -e '.[local,memory,domains,report,view,dev]'
+	$(PY) -m pip install --quiet -e '.[local,memory,onnx,domains,report,view,dev]'
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -33,6 +33,7 @@ demo: $(STAMP)
 	$(CM) run --benchmark spider --backbone local --model qwen2.5-coder-0.5b --limit $(DEMO_LIMIT) --out $(DEMO_OUT)
 
 test: $(STAMP)
+	$(CM) models pull minilm-l6-onnx-int8  # 23 MB, once: the onnx embedder's tests compare it with torch MiniLM
 	$(PY) -m pytest -q
 
 lint: $(STAMP)
