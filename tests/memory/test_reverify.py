@@ -391,3 +391,28 @@ def test_retire_by_use_is_configurable_and_can_be_switched_off(tmp_path: Path) -
         RetireByUse(harm_rate=1.5)
     with pytest.raises(ConfigError):
         RetireByUse(min_uses=0)
+
+
+def test_retire_settings_in_a_study_config_reach_the_construct_store(tmp_path: Path) -> None:
+    from countermem.experiment._methods import method_spec
+    from countermem.experiment._stages import _construct_store
+    from countermem.experiment._study_config import parse_study_config
+    from countermem.experiment._study_jobs import JobContext, memory_settings
+    from countermem.experiment._study_plan import plan_study
+
+    bench = load_benchmark("sql-shop")
+    for extra in ({}, {"retire_harm_rate": 0.25, "retire_min_uses": 2}):
+        config = parse_study_config({
+            "name": "t", "benchmarks": ["sql-shop"], "methods": ["countermem"], "seeds": [1],
+            "backbones": {"b": {"kind": "scripted"}}, "split": {"construct": 2, "train": 1, "heldout": 1},
+            "memory": {"embedder": "lexical", **extra},
+        })
+        job = next(j for j in plan_study(config, {"sql-shop": bench}, {}).jobs if j.kind == "construct")
+        ctx = JobContext(root=tmp_path, config=config, job=job, benchmark=bench, tasks=[],
+                         spec=method_spec("countermem"))
+        settings = memory_settings(ctx, store=tmp_path / f"s{len(extra)}.sqlite", checkpoint=None)
+        with _construct_store(settings) as store:
+            assert store.retire_by_use == RetireByUse(extra.get("retire_harm_rate", 0.5),  # type: ignore[arg-type]
+                                                      extra.get("retire_min_uses", 5))  # type: ignore[arg-type]
+        # the defaults are left out of the stage config, so a run recorded before the settings resumes
+        assert ("retire_harm_rate" in settings.flat()) is bool(extra)

@@ -113,25 +113,26 @@ def list_records(
     table.add_column("id", no_wrap=True, min_width=18)
     table.add_column("benchmark", no_wrap=True)
     table.add_column("gain", justify="right")
-    table.add_column("condition", overflow="fold")
-    table.add_column("sel/succ/harm", justify="right", no_wrap=True)
-    table.add_column("v", justify="right")
-    if retired:
-        table.add_column("retired", overflow="fold")
+    if retired:  # the reasons follow the table, one line each (they are long); conditions are in `show`
+        table.add_column("sel/succ/harm", justify="right", no_wrap=True)
+        table.add_column("retired at", no_wrap=True)
+    else:
+        table.add_column("condition", overflow="fold")
+        table.add_column("sel/succ/harm", justify="right", no_wrap=True)
+        table.add_column("v", justify="right")
     for record in records:
         c = record.counters
-        when = f"{record.retired_at:%Y-%m-%d %H:%M} " if record.retired_at else ""
-        retirement = [_text(f"{when}{record.retired_reason}")] if retired else []
-        table.add_row(
-            _text(record.id),
-            _text(record.benchmark),
-            f"{record.utility_gain:+.3f}",
-            _text(record.condition.canonical),
-            f"{c.selected}/{c.succeeded}/{c.harmed}",
-            str(record.version),
-            *retirement,
-        )
-    _console().print(table)
+        uses = f"{c.selected}/{c.succeeded}/{c.harmed}"
+        head = (_text(record.id), _text(record.benchmark), f"{record.utility_gain:+.3f}")
+        if retired:
+            when = f"{record.retired_at:%Y-%m-%d %H:%M}" if record.retired_at else "?"
+            table.add_row(*head, uses, when)
+        else:
+            table.add_row(*head, _text(record.condition.canonical), uses, str(record.version))
+    console = _console()
+    console.print(table)
+    for record in records if retired else []:
+        console.print(_text(f"{record.id}: {record.retired_reason}"), soft_wrap=True)
 
 
 def _find(store: SQLiteStore, record_id: str) -> tuple[Record, bool]:
