@@ -39,6 +39,8 @@ from countermem.experiment._rundir import RunDir
 from countermem.experiment._runner import ProgressCallback, RunConfig, run_tasks
 from countermem.llm import LLM, token_counter
 from countermem.memory import (
+    DEFAULT_RETIRE_HARM_RATE,
+    DEFAULT_RETIRE_MIN_USES,
     AdmissionReport,
     Admitter,
     AdvisorOptions,
@@ -53,6 +55,7 @@ from countermem.memory import (
     Proposal,
     Record,
     Rendering,
+    RetireByUse,
     Retriever,
     SQLiteStore,
     build_provenance,
@@ -113,6 +116,9 @@ class MemorySettings(BaseModel):
     max_advice_tokens: int | None = None
     redact: bool = True
     """Replace secrets in records with typed placeholders before they are stored (`countermem.memory._redact`)."""
+    retire_harm_rate: float = DEFAULT_RETIRE_HARM_RATE
+    retire_min_uses: int = DEFAULT_RETIRE_MIN_USES
+    """Retirement by use in the construct stage's writable store (`countermem.memory.RetireByUse`)."""
 
     def flat(self) -> dict[str, str | int | float | bool | None]:
         data = self.model_dump(mode="json", exclude={"reward", "dqn", "generator", "lesson"})
@@ -122,7 +128,8 @@ class MemorySettings(BaseModel):
         if self.lesson != LessonSettings():
             data["lesson"] = self.lesson.model_dump_json()
         for name, default in (("rendering", "correction"), ("repeat_offers", True), ("max_advice_tokens", None),
-                              ("redact", True)):
+                              ("redact", True), ("retire_harm_rate", DEFAULT_RETIRE_HARM_RATE),
+                              ("retire_min_uses", DEFAULT_RETIRE_MIN_USES)):
             if data[name] == default:
                 del data[name]  # a run recorded before these settings existed resumes unchanged
         return data
@@ -307,7 +314,7 @@ def _construct_store(settings: MemorySettings) -> SQLiteStore:
     settings.store.parent.mkdir(parents=True, exist_ok=True)
     return SQLiteStore(
         settings.store, capacity=settings.capacity, retention=settings.retention, seed=settings.seed,
-        durable=True,
+        durable=True, retire_by_use=RetireByUse(settings.retire_harm_rate, settings.retire_min_uses),
     )
 
 

@@ -142,6 +142,10 @@ class MemoryConfig(_Strict):
     """Learn from malformed answers (no `Action:` line) and advise after them; opt-in (harmed on humaneval)."""
     redact: bool = True
     """Replace secrets (keys, tokens, passwords, e-mail addresses) in records with placeholders before storing."""
+    retire_harm_rate: float = Field(default=0.5, ge=0.0, le=1.0)
+    """A record that harmed more than this share of its selected uses is retired (kept, never offered); 1: never."""
+    retire_min_uses: int = Field(default=5, ge=1)
+    """Selected uses a record needs before `retire_harm_rate` can retire it (`memory list --retired` shows them)."""
     dqn: DQNConfig = Field(default_factory=DQNConfig)
     """`[memory.dqn]`: the selector's network and training."""
     generator: GeneratorConfig = Field(default_factory=lambda: GeneratorConfig())

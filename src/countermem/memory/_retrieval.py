@@ -486,8 +486,9 @@ class Retriever:
         """Bring the index in line with the store (or with `records`); embeds only new keys."""
         start = perf_counter()
         current = list(self._provider() if records is None else records)
+        offerable = [r for r in current if r.live]  # a retired record is never offered, whoever lists it
         by_id: dict[str, Record] = {}
-        for record in current:
+        for record in offerable:
             if record.id in by_id:
                 raise StoreError(f"record id {record.id} appears twice in the records given to retrieval")
             by_id[record.id] = record
@@ -497,7 +498,7 @@ class Retriever:
             index.remove(record_id)
         fresh: list[Record] = []
         updated = 0
-        for record in current:
+        for record in offerable:
             old = index.records.get(record.id)
             if old is None:
                 fresh.append(record)
