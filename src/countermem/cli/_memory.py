@@ -1,7 +1,10 @@
-"""`countermem memory ...`: read, export and freeze a memory store without writing to it.
+"""`countermem memory ...`: read, export and freeze a memory store; import into it and merge it.
 
-Every command opens the store read-only, so it is safe to run while a construct run is writing,
-and works on frozen snapshots as well. Record text is untrusted (model-written), so everything
+`list`, `show`, `stats`, `export` and `freeze` open the store read-only, so they are safe to run
+while a construct run is writing, and work on frozen snapshots as well; `import` and `merge`
+write, each in one store transaction per record or merge. `--scope` (and `--read-scope` for
+scopes shared with it) shows only what a reader of that scope may read (`countermem.memory._scope`);
+without it a command sees every scope. Record text is untrusted (model-written), so everything
 printed from a record goes through `terminal_safe`: an escape sequence in a record shows as text
 and cannot clear the screen or retitle the window. A file is never written over without
 `--force`, and a store is never written over by its own export.
@@ -23,8 +26,8 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from countermem.core import CheckResult, StoreError, terminal_safe
-from countermem.memory import Record, SQLiteStore
+from countermem.core import CheckResult, ConfigError, StoreError, terminal_safe
+from countermem.memory import Record, ScopeAccess, SQLiteStore, access_of
 
 memory_app = typer.Typer(
     help="Inspect, export and freeze a memory store; the store itself is only read.",
@@ -33,6 +36,25 @@ memory_app = typer.Typer(
 )
 
 StoreArg = Annotated[Path, typer.Argument(help="Path of the memory store (SQLite file).")]
+ScopeOpt = Annotated[
+    str | None,
+    typer.Option("--scope", help="Act as a reader of this scope (team, project, tenant); default: every scope."),
+]
+ReadScopeOpt = Annotated[
+    list[str] | None,
+    typer.Option("--read-scope", help="Also read this scope, shared with --scope (repeatable)."),
+]
+
+
+def _access(scope: str | None, read_scopes: list[str] | None) -> ScopeAccess | None:
+    if read_scopes and scope is None:
+        typer.echo("error: --read-scope names scopes shared with --scope; give --scope too", err=True)
+        raise typer.Exit(2)
+    try:
+        return access_of(scope, read_scopes or ())
+    except ConfigError as error:
+        _error(error)
+        raise typer.Exit(2) from error
 
 
 def _console() -> Console:
@@ -58,9 +80,9 @@ def _report_quarantined(store: SQLiteStore) -> None:
 
 
 @contextmanager
-def _opened(path: Path) -> Iterator[SQLiteStore]:
+def _opened(path: Path, access: ScopeAccess | None = None, *, write: bool = False) -> Iterator[SQLiteStore]:
     try:
-        store = SQLiteStore(path, read_only=True)
+        store = SQLiteStore(path, access=access) if write else SQLiteStore(path, read_only=True, access=access)
     except StoreError as error:
         _error(error)
         raise typer.Exit(1) from error
@@ -90,14 +112,17 @@ def list_records(
     domain: Annotated[str | None, typer.Option(help="Only records of this domain.")] = None,
     benchmark: Annotated[str | None, typer.Option(help="Only records of this benchmark.")] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Show at most this many records.")] = None,
+    scope: ScopeOpt = None,
+    read_scope: ReadScopeOpt = None,
 ) -> None:
     """One line per record, in admission order."""
-    with _opened(store) as opened:
+    with _opened(store, _access(scope, read_scope)) as opened:
         records = opened.search(domain=domain, benchmark=benchmark, limit=limit)
         total = len(opened)
         _report_quarantined(opened)
     table = Table(title=_text(f"{len(records)} of {total} records in {store}"))
     table.add_column("id", no_wrap=True, min_width=18)
+    table.add_column("scope", no_wrap=True)
     table.add_column("benchmark", no_wrap=True)
     table.add_column("gain", justify="right")
     table.add_column("condition", overflow="fold")
@@ -107,6 +132,7 @@ def list_records(
         c = record.counters
         table.add_row(
             _text(record.id),
+            _text(record.scope),
             _text(record.benchmark),
             f"{record.utility_gain:+.3f}",
             _text(record.condition.canonical),
@@ -148,9 +174,11 @@ def _check_table(original: CheckResult, improved: CheckResult) -> Table:
 def show(
     store: StoreArg,
     record_id: Annotated[str, typer.Argument(metavar="ID", help="Record id (a unique prefix is enough).")],
+    scope: ScopeOpt = None,
+    read_scope: ReadScopeOpt = None,
 ) -> None:
     """Everything about one record: situation, both actions as a diff, checks, condition, provenance."""
-    with _opened(store) as opened:
+    with _opened(store, _access(scope, read_scope)) as opened:
         if record_id in opened.quarantined:
             why = opened.quarantined[record_id]
             raise StoreError(f"record {record_id} cannot be read and is set aside (quarantined): {why}")
@@ -162,6 +190,7 @@ def show(
     summary = Table.grid(padding=(0, 2))
     rows = [
         ("domain / benchmark", f"{record.domain} / {record.benchmark}"),
+        ("scope", record.scope),
         ("source", f"task {record.source.task_id} ({record.source.benchmark}, stage {record.source.stage})"),
         ("created", record.created_at.isoformat()),
         ("utility gain", f"{record.utility_gain:+.4f}"),
@@ -174,6 +203,7 @@ def show(
             + (f", last used {c.last_used_at.isoformat()}" if c.last_used_at else ""),
         ),
         ("versions stored", "?" if versions is None else str(versions)),
+        ("merged from", _merged_sources(record)),
         ("embedding", "none" if record.embedding is None else f"{len(record.embedding)} dimensions"),
     ]
     for name, value in rows:
@@ -209,6 +239,12 @@ def show(
     console.print(_check_table(record.original_check, record.improved_check))
     if record.lesson is not None:
         console.print(_lesson_panel(record))
+
+
+def _merged_sources(record: Record) -> str:
+    if not record.merged_from:
+        return "none"
+    return "; ".join(f"{m.record_id} (task {m.source.task_id})" for m in record.merged_from)
 
 
 def _lesson_panel(record: Record) -> Panel:
@@ -253,9 +289,11 @@ def _provenance_panel(record: Record) -> Panel:
 def stats(
     store: StoreArg,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
+    scope: ScopeOpt = None,
+    read_scope: ReadScopeOpt = None,
 ) -> None:
     """Counts by domain and benchmark, mean gain, evictions by reason, reuse totals."""
-    with _opened(store) as opened:
+    with _opened(store, _access(scope, read_scope)) as opened:
         result = opened.stats()
         if not as_json:
             _report_quarantined(opened)
@@ -275,6 +313,7 @@ def stats(
         ("universal conditions", str(result.universal_conditions)),
         ("quarantined (unreadable)", ", ".join(result.quarantined) or "none"),
         ("secrets redacted", _counts(result.redactions)),
+        ("by scope", _counts(result.by_scope)),
         ("by domain", _counts(result.by_domain)),
         ("by benchmark", _counts(result.by_benchmark)),
         ("evictions", _counts(result.evictions_by_reason)),
@@ -300,15 +339,18 @@ def export(
     force: Annotated[
         bool, typer.Option("--force", help="Write over OUT if it exists (never over the store itself).")
     ] = False,
+    scope: ScopeOpt = None,
+    read_scope: ReadScopeOpt = None,
 ) -> None:
-    """Write every record as one JSON line; an existing OUT is refused unless --force."""
+    """Write every record (of the scopes read) as one JSON line; an existing OUT is refused unless --force."""
+    access = _access(scope, read_scope)
     if out.exists() and not out.is_dir() and not force:
         typer.echo(
             f"error: {terminal_safe(str(out))} already exists; give a new path, or --force to write over it",
             err=True,
         )
         raise typer.Exit(1)
-    with _opened(store) as opened, _writing(out):
+    with _opened(store, access) as opened, _writing(out):
         count = opened.export_jsonl(out, overwrite=force)
     typer.echo(f"wrote {count} records to {terminal_safe(str(out))}")
 
@@ -323,3 +365,59 @@ def freeze(
         snapshot = opened.freeze(out)
     typer.echo(f"froze {snapshot.records} records to {terminal_safe(str(snapshot.path))}")
     typer.echo(f"sha256 {snapshot.sha256}")
+
+
+@memory_app.command("import")
+def import_records(
+    store: StoreArg,
+    source: Annotated[Path, typer.Argument(help="JSONL file of records (what `memory export` writes).")],
+    scope: Annotated[
+        str | None,
+        typer.Option("--scope", help="Store every record in this scope (default: each record's own scope)."),
+    ] = None,
+) -> None:
+    """Add the records of a JSONL file; each is admitted like a new record, with its reuse counters at 0.
+
+    Counters are evidence of the store that counted them, so an imported record earns its own
+    here (a file cannot make a record look proven). With --scope the records get that scope
+    (and so new ids); without it they keep theirs.
+    """
+    access = _access(scope, None)
+    try:
+        records = list(imported_records(source, scope))
+    except (OSError, StoreError, ConfigError) as error:
+        _error(error)
+        raise typer.Exit(1) from error
+    added = already = evicted = 0
+    with _opened(store, access, write=True) as opened:
+        for record in records:
+            if record.id in opened:
+                already += 1
+                continue
+            evicted += len(opened.add(record))
+            added += 1
+    where = f" into scope {scope}" if scope else ""
+    typer.echo(
+        f"imported {added} records{where} from {terminal_safe(str(source))} "
+        f"({already} already stored, {evicted} evicted by the retention rule)"
+    )
+
+
+def imported_records(source: Path, scope: str | None) -> Iterator[Record]:
+    """The records of a JSONL export, re-validated, as new records: counters 0, version 1, new id."""
+    if not source.is_file():
+        raise StoreError(f"no file {source}; give a JSONL file written by `countermem memory export`")
+    with source.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                data = Record.model_validate_json(line).model_dump()
+                for key in ("id", "version", "counters"):
+                    del data[key]
+                if scope is not None:
+                    data["scope"] = scope
+                yield Record.model_validate(data)
+            except ValueError as error:
+                why = " ".join(str(error).split())[:300]
+                raise StoreError(f"{source} line {number} is not a record ({why}); nothing was imported") from None

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from countermem.baselines import UnverifiedAdmitter
 from countermem.core import ArtifactMismatchError, ConfigError, Task, Usage
@@ -39,6 +39,7 @@ from countermem.experiment._rundir import RunDir
 from countermem.experiment._runner import ProgressCallback, RunConfig, run_tasks
 from countermem.llm import LLM, token_counter
 from countermem.memory import (
+    DEFAULT_SCOPE,
     AdmissionReport,
     Admitter,
     AdvisorOptions,
@@ -54,11 +55,13 @@ from countermem.memory import (
     Record,
     Rendering,
     Retriever,
+    ScopeAccess,
     SQLiteStore,
     build_provenance,
     has_verified_lesson,
     is_form_repair,
     make_embedder,
+    validate_scope,
 )
 from countermem.selector import (
     AlwaysSkip,
@@ -113,6 +116,27 @@ class MemorySettings(BaseModel):
     max_advice_tokens: int | None = None
     redact: bool = True
     """Replace secrets in records with typed placeholders before they are stored (`countermem.memory._redact`)."""
+    record_scope: str = DEFAULT_SCOPE
+    """The scope (team, project, tenant) records are written to and read from (`countermem.memory._scope`)."""
+    readable_scopes: tuple[str, ...] = ()
+    """Other scopes shared with this one: their records are offered too, never written."""
+    merge: bool = False
+    """Merge an admitted record into an equivalent stored one (`countermem.memory._merge`)."""
+
+    @field_validator("record_scope")
+    @classmethod
+    def _scope_name(cls, value: str) -> str:
+        return validate_scope(value, "memory scope")
+
+    @field_validator("readable_scopes")
+    @classmethod
+    def _scope_names(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(sorted({validate_scope(name, "readable scope") for name in value}))
+
+    @property
+    def access(self) -> ScopeAccess:
+        """What the stage reads and writes: its scope and the ones shared with it, nothing else."""
+        return ScopeAccess.of(self.record_scope, self.readable_scopes)
 
     def flat(self) -> dict[str, str | int | float | bool | None]:
         data = self.model_dump(mode="json", exclude={"reward", "dqn", "generator", "lesson"})
@@ -121,8 +145,10 @@ class MemorySettings(BaseModel):
         data["generator"] = self.generator.model_dump_json()
         if self.lesson != LessonSettings():
             data["lesson"] = self.lesson.model_dump_json()
+        data["readable_scopes"] = ",".join(self.readable_scopes)
         for name, default in (("rendering", "correction"), ("repeat_offers", True), ("max_advice_tokens", None),
-                              ("redact", True)):
+                              ("redact", True), ("record_scope", DEFAULT_SCOPE), ("readable_scopes", ""),
+                              ("merge", False)):
             if data[name] == default:
                 del data[name]  # a run recorded before these settings existed resumes unchanged
         return data
@@ -236,7 +262,8 @@ def construct_memory(
         learner = CounterfactualLearner(
             Generator(generator_llm or llm, settings=generator_settings),
             Admitter(
-                store, min_gain=settings.min_gain, stage="construct", provenance=provenance, redact=settings.redact
+                store, min_gain=settings.min_gain, stage="construct", provenance=provenance, redact=settings.redact,
+                merge=settings.merge,
             )
             if settings.admission == "verified"
             else UnverifiedAdmitter(store, stage="construct", provenance=provenance, redact=settings.redact),
@@ -307,7 +334,7 @@ def _construct_store(settings: MemorySettings) -> SQLiteStore:
     settings.store.parent.mkdir(parents=True, exist_ok=True)
     return SQLiteStore(
         settings.store, capacity=settings.capacity, retention=settings.retention, seed=settings.seed,
-        durable=True,
+        durable=True, access=settings.access,
     )
 
 
@@ -322,7 +349,7 @@ def _learn_while_advising(
 
     retriever = Retriever(
         earlier_records, make_embedder(settings.embedder), k=settings.k, scope=settings.scope,
-        use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed,
+        use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed, access=settings.access,
     )
     advisor = CounterfactualMemory(
         retriever, TopOne(), action_language=benchmark.action_language, store=store,
@@ -443,7 +470,7 @@ def _advised_stage(
                 f"selector checkpoint {settings.checkpoint} has sha256 {checkpoint_now}, the manifest says "
                 f"{expected_checkpoint_sha256}; retrain it or restore the file the manifest names"
             )
-    store = SQLiteStore(settings.store, read_only=True)
+    store = SQLiteStore(settings.store, read_only=True, access=settings.access)
     try:
         training = stage == "train"
         chosen = selector or make_selector(settings, training=training)
@@ -452,7 +479,7 @@ def _advised_stage(
         retriever = Retriever(
             _offerable_pool(store) if settings.rendering == "lesson" else store,
             make_embedder(settings.embedder), k=settings.k, scope=settings.scope,
-            use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed,
+            use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed, access=settings.access,
         )
         advisor = CounterfactualMemory(
             retriever, chosen, action_language=benchmark.action_language, store=store,
