@@ -421,3 +421,36 @@ def imported_records(source: Path, scope: str | None) -> Iterator[Record]:
             except ValueError as error:
                 why = " ".join(str(error).split())[:300]
                 raise StoreError(f"{source} line {number} is not a record ({why}); nothing was imported") from None
+
+
+@memory_app.command("merge")
+def merge(
+    store: StoreArg,
+    scope: Annotated[
+        str | None, typer.Option("--scope", help="Merge only this scope's records (default: every scope, each apart).")
+    ] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print what would merge; change nothing.")] = False,
+) -> None:
+    """Merge equivalent records (same scope, condition and normalised edit) in one transaction.
+
+    The best-verified member is kept, with the counters of all summed and every source task
+    listed; the others go to the eviction log (rule `merge`). Conditions are never generalised.
+    """
+    with _opened(store, _access(scope, None), write=not dry_run) as opened:
+        groups = opened.merge(dry_run=dry_run)
+    verb = "would merge" if dry_run else "merged"
+    for group in groups:
+        tasks = ", ".join(
+            terminal_safe(t) for t in dict.fromkeys(
+                [group.kept.source.task_id, *(r.source.task_id for r in group.merged)]
+            )
+        )
+        c = group.kept.counters
+        typer.echo(
+            f"{verb} {', '.join(r.id for r in group.merged)} into {group.kept.id} "
+            f"(scope {group.kept.scope}; condition {terminal_safe(group.kept.condition.canonical)}; tasks {tasks}"
+            + ("" if dry_run else f"; selected {c.selected}, succeeded {c.succeeded}, harmed {c.harmed}")
+            + ")"
+        )
+    removed = sum(len(g.merged) for g in groups)
+    typer.echo(f"{verb} {removed} records into {len(groups)} ({'dry run: nothing changed' if dry_run else 'one transaction'})")
