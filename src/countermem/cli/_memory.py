@@ -1,8 +1,11 @@
-"""`countermem memory ...`: read, export and freeze a memory store without writing to it.
+"""`countermem memory ...`: read, export and freeze a memory store; import into it and merge it.
 
-Every command here opens the store read-only, so it is safe to run while a construct run is
-writing, and works on frozen snapshots as well (`memory reverify`, in `_reverify`, is the one
-that writes: it retires records). Record text is untrusted (model-written), so everything
+`list`, `show`, `stats`, `export` and `freeze` open the store read-only, so they are safe to run
+while a construct run is writing, and work on frozen snapshots as well; `import` and `merge`
+write, each in one store transaction per record or merge, and `memory reverify` (in `_reverify`)
+retires records. `--scope` (and `--read-scope` for scopes shared with it) shows only what a
+reader of that scope may read (`countermem.memory._scope`); without it a command sees every
+scope. Record text is untrusted (model-written), so everything
 printed from a record goes through `terminal_safe`: an escape sequence in a record shows as text
 and cannot clear the screen or retitle the window. A file is never written over without
 `--force`, and a store is never written over by its own export.
@@ -24,8 +27,8 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from countermem.core import CheckResult, StoreError, terminal_safe
-from countermem.memory import Record, SQLiteStore
+from countermem.core import CheckResult, ConfigError, StoreError, terminal_safe
+from countermem.memory import Record, ScopeAccess, SQLiteStore, access_of
 
 memory_app = typer.Typer(
     help="Inspect, export and freeze a memory store; the store itself is only read.",
@@ -34,6 +37,25 @@ memory_app = typer.Typer(
 )
 
 StoreArg = Annotated[Path, typer.Argument(help="Path of the memory store (SQLite file).")]
+ScopeOpt = Annotated[
+    str | None,
+    typer.Option("--scope", help="Act as a reader of this scope (team, project, tenant); default: every scope."),
+]
+ReadScopeOpt = Annotated[
+    list[str] | None,
+    typer.Option("--read-scope", help="Also read this scope, shared with --scope (repeatable)."),
+]
+
+
+def _access(scope: str | None, read_scopes: list[str] | None) -> ScopeAccess | None:
+    if read_scopes and scope is None:
+        typer.echo("error: --read-scope names scopes shared with --scope; give --scope too", err=True)
+        raise typer.Exit(2)
+    try:
+        return access_of(scope, read_scopes or ())
+    except ConfigError as error:
+        _error(error)
+        raise typer.Exit(2) from error
 
 
 def _console() -> Console:
@@ -59,9 +81,9 @@ def _report_quarantined(store: SQLiteStore) -> None:
 
 
 @contextmanager
-def _opened(path: Path) -> Iterator[SQLiteStore]:
+def _opened(path: Path, access: ScopeAccess | None = None, *, write: bool = False) -> Iterator[SQLiteStore]:
     try:
-        store = SQLiteStore(path, read_only=True)
+        store = SQLiteStore(path, access=access) if write else SQLiteStore(path, read_only=True, access=access)
     except StoreError as error:
         _error(error)
         raise typer.Exit(1) from error
@@ -94,9 +116,11 @@ def list_records(
     retired: Annotated[
         bool, typer.Option("--retired", help="Show the retired records (kept, never offered) with the reason.")
     ] = False,
+    scope: ScopeOpt = None,
+    read_scope: ReadScopeOpt = None,
 ) -> None:
     """One line per record, in admission order (the live ones, or with --retired the retired ones)."""
-    with _opened(store) as opened:
+    with _opened(store, _access(scope, read_scope)) as opened:
         if retired:
             pool = opened.retired()
             records = [
@@ -111,6 +135,7 @@ def list_records(
     kind = "retired records" if retired else "records"
     table = Table(title=_text(f"{len(records)} of {total} {kind} in {store}"))
     table.add_column("id", no_wrap=True, min_width=18)
+    table.add_column("scope", no_wrap=True)
     table.add_column("benchmark", no_wrap=True)
     table.add_column("gain", justify="right")
     if retired:  # the reasons follow the table, one line each (they are long); conditions are in `show`
@@ -123,7 +148,7 @@ def list_records(
     for record in records:
         c = record.counters
         uses = f"{c.selected}/{c.succeeded}/{c.harmed}"
-        head = (_text(record.id), _text(record.benchmark), f"{record.utility_gain:+.3f}")
+        head = (_text(record.id), _text(record.scope), _text(record.benchmark), f"{record.utility_gain:+.3f}")
         if retired:
             when = f"{record.retired_at:%Y-%m-%d %H:%M}" if record.retired_at else "?"
             table.add_row(*head, uses, when)
@@ -167,9 +192,11 @@ def _check_table(original: CheckResult, improved: CheckResult) -> Table:
 def show(
     store: StoreArg,
     record_id: Annotated[str, typer.Argument(metavar="ID", help="Record id (a unique prefix is enough).")],
+    scope: ScopeOpt = None,
+    read_scope: ReadScopeOpt = None,
 ) -> None:
     """Everything about one record: situation, both actions as a diff, checks, condition, provenance."""
-    with _opened(store) as opened:
+    with _opened(store, _access(scope, read_scope)) as opened:
         if record_id in opened.quarantined:
             why = opened.quarantined[record_id]
             raise StoreError(f"record {record_id} cannot be read and is set aside (quarantined): {why}")
@@ -181,6 +208,7 @@ def show(
     summary = Table.grid(padding=(0, 2))
     rows = [
         ("domain / benchmark", f"{record.domain} / {record.benchmark}"),
+        ("scope", record.scope),
         ("source", f"task {record.source.task_id} ({record.source.benchmark}, stage {record.source.stage})"),
         ("created", record.created_at.isoformat()),
         ("utility gain", f"{record.utility_gain:+.4f}"),
@@ -194,6 +222,7 @@ def show(
             + (f", last used {c.last_used_at.isoformat()}" if c.last_used_at else ""),
         ),
         ("versions stored", "?" if versions is None else str(versions)),
+        ("merged from", _merged_sources(record)),
         ("embedding", "none" if record.embedding is None else f"{len(record.embedding)} dimensions"),
     ]
     for name, value in rows:
@@ -229,6 +258,12 @@ def show(
     console.print(_check_table(record.original_check, record.improved_check))
     if record.lesson is not None:
         console.print(_lesson_panel(record))
+
+
+def _merged_sources(record: Record) -> str:
+    if not record.merged_from:
+        return "none"
+    return "; ".join(f"{m.record_id} (task {m.source.task_id})" for m in record.merged_from)
 
 
 def _lesson_panel(record: Record) -> Panel:
@@ -273,9 +308,11 @@ def _provenance_panel(record: Record) -> Panel:
 def stats(
     store: StoreArg,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
+    scope: ScopeOpt = None,
+    read_scope: ReadScopeOpt = None,
 ) -> None:
     """Counts by domain and benchmark, mean gain, evictions by reason, reuse totals."""
-    with _opened(store) as opened:
+    with _opened(store, _access(scope, read_scope)) as opened:
         result = opened.stats()
         if not as_json:
             _report_quarantined(opened)
@@ -296,6 +333,7 @@ def stats(
         ("universal conditions", str(result.universal_conditions)),
         ("quarantined (unreadable)", ", ".join(result.quarantined) or "none"),
         ("secrets redacted", _counts(result.redactions)),
+        ("by scope", _counts(result.by_scope)),
         ("by domain", _counts(result.by_domain)),
         ("by benchmark", _counts(result.by_benchmark)),
         ("evictions", _counts(result.evictions_by_reason)),
@@ -321,15 +359,18 @@ def export(
     force: Annotated[
         bool, typer.Option("--force", help="Write over OUT if it exists (never over the store itself).")
     ] = False,
+    scope: ScopeOpt = None,
+    read_scope: ReadScopeOpt = None,
 ) -> None:
-    """Write every record as one JSON line; an existing OUT is refused unless --force."""
+    """Write every record (of the scopes read) as one JSON line; an existing OUT is refused unless --force."""
+    access = _access(scope, read_scope)
     if out.exists() and not out.is_dir() and not force:
         typer.echo(
             f"error: {terminal_safe(str(out))} already exists; give a new path, or --force to write over it",
             err=True,
         )
         raise typer.Exit(1)
-    with _opened(store) as opened, _writing(out):
+    with _opened(store, access) as opened, _writing(out):
         count = opened.export_jsonl(out, overwrite=force)
     typer.echo(f"wrote {count} records to {terminal_safe(str(out))}")
 
@@ -344,3 +385,92 @@ def freeze(
         snapshot = opened.freeze(out)
     typer.echo(f"froze {snapshot.records} records to {terminal_safe(str(snapshot.path))}")
     typer.echo(f"sha256 {snapshot.sha256}")
+
+
+@memory_app.command("import")
+def import_records(
+    store: StoreArg,
+    source: Annotated[Path, typer.Argument(help="JSONL file of records (what `memory export` writes).")],
+    scope: Annotated[
+        str | None,
+        typer.Option("--scope", help="Store every record in this scope (default: each record's own scope)."),
+    ] = None,
+) -> None:
+    """Add the records of a JSONL file; each is admitted like a new record, with its reuse counters at 0.
+
+    Counters are evidence of the store that counted them, so an imported record earns its own
+    here (a file cannot make a record look proven). With --scope the records get that scope
+    (and so new ids); without it they keep theirs.
+    """
+    access = _access(scope, None)
+    try:
+        records = list(imported_records(source, scope))
+    except (OSError, StoreError, ConfigError) as error:
+        _error(error)
+        raise typer.Exit(1) from error
+    added = already = evicted = 0
+    with _opened(store, access, write=True) as opened:
+        for record in records:
+            if record.id in opened:
+                already += 1
+                continue
+            evicted += len(opened.add(record))
+            added += 1
+    where = f" into scope {scope}" if scope else ""
+    typer.echo(
+        f"imported {added} records{where} from {terminal_safe(str(source))} "
+        f"({already} already stored, {evicted} evicted by the retention rule)"
+    )
+
+
+def imported_records(source: Path, scope: str | None) -> Iterator[Record]:
+    """The records of a JSONL export, re-validated, as new records: counters 0, version 1, new id."""
+    if not source.is_file():
+        raise StoreError(f"no file {source}; give a JSONL file written by `countermem memory export`")
+    with source.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                data = Record.model_validate_json(line).model_dump()
+                for key in ("id", "version", "counters"):
+                    del data[key]
+                if scope is not None:
+                    data["scope"] = scope
+                yield Record.model_validate(data)
+            except ValueError as error:
+                why = " ".join(str(error).split())[:300]
+                raise StoreError(f"{source} line {number} is not a record ({why}); nothing was imported") from None
+
+
+@memory_app.command("merge")
+def merge(
+    store: StoreArg,
+    scope: Annotated[
+        str | None, typer.Option("--scope", help="Merge only this scope's records (default: every scope, each apart).")
+    ] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print what would merge; change nothing.")] = False,
+) -> None:
+    """Merge equivalent records (same scope, condition and normalised edit) in one transaction.
+
+    The best-verified member is kept, with the counters of all summed and every source task
+    listed; the others go to the eviction log (rule `merge`). Conditions are never generalised.
+    """
+    with _opened(store, _access(scope, None), write=not dry_run) as opened:
+        groups = opened.merge(dry_run=dry_run)
+    verb = "would merge" if dry_run else "merged"
+    for group in groups:
+        tasks = ", ".join(
+            terminal_safe(t) for t in dict.fromkeys(
+                [group.kept.source.task_id, *(r.source.task_id for r in group.merged)]
+            )
+        )
+        c = group.kept.counters
+        typer.echo(
+            f"{verb} {', '.join(r.id for r in group.merged)} into {group.kept.id} "
+            f"(scope {group.kept.scope}; condition {terminal_safe(group.kept.condition.canonical)}; tasks {tasks}"
+            + ("" if dry_run else f"; selected {c.selected}, succeeded {c.succeeded}, harmed {c.harmed}")
+            + ")"
+        )
+    removed = sum(len(g.merged) for g in groups)
+    typer.echo(f"{verb} {removed} records into {len(groups)} ({'dry run: nothing changed' if dry_run else 'one transaction'})")

@@ -82,6 +82,24 @@ Redact = Annotated[
         help="replace secrets (keys, tokens, passwords, e-mail addresses) in stored records with placeholders",
     ),
 ]
+Scope = Annotated[
+    str,
+    typer.Option(
+        "--scope",
+        help="the scope (team, project, tenant) whose records this run writes and reads; others stay unseen",
+    ),
+]
+ReadScope = Annotated[
+    list[str] | None,
+    typer.Option("--read-scope", help="also offer records of this scope, shared with --scope (repeatable)"),
+]
+MergeRecords = Annotated[
+    bool,
+    typer.Option(
+        "--merge/--no-merge",
+        help="merge an admitted record into an equivalent one (same condition and edit) instead of adding it",
+    ),
+]
 GeneratorGrammar = Annotated[
     bool,
     typer.Option(

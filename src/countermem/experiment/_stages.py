@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from countermem.baselines import UnverifiedAdmitter
 from countermem.core import ArtifactMismatchError, ConfigError, Task, Usage
@@ -41,6 +41,7 @@ from countermem.llm import LLM, token_counter
 from countermem.memory import (
     DEFAULT_RETIRE_HARM_RATE,
     DEFAULT_RETIRE_MIN_USES,
+    DEFAULT_SCOPE,
     AdmissionReport,
     Admitter,
     AdvisorOptions,
@@ -57,11 +58,13 @@ from countermem.memory import (
     Rendering,
     RetireByUse,
     Retriever,
+    ScopeAccess,
     SQLiteStore,
     build_provenance,
     has_verified_lesson,
     is_form_repair,
     make_embedder,
+    validate_scope,
 )
 from countermem.selector import (
     AlwaysSkip,
@@ -119,6 +122,27 @@ class MemorySettings(BaseModel):
     retire_harm_rate: float = DEFAULT_RETIRE_HARM_RATE
     retire_min_uses: int = DEFAULT_RETIRE_MIN_USES
     """Retirement by use in the construct stage's writable store (`countermem.memory.RetireByUse`)."""
+    record_scope: str = DEFAULT_SCOPE
+    """The scope (team, project, tenant) records are written to and read from (`countermem.memory._scope`)."""
+    readable_scopes: tuple[str, ...] = ()
+    """Other scopes shared with this one: their records are offered too, never written."""
+    merge: bool = False
+    """Merge an admitted record into an equivalent stored one (`countermem.memory._merge`)."""
+
+    @field_validator("record_scope")
+    @classmethod
+    def _scope_name(cls, value: str) -> str:
+        return validate_scope(value, "memory scope")
+
+    @field_validator("readable_scopes")
+    @classmethod
+    def _scope_names(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(sorted({validate_scope(name, "readable scope") for name in value}))
+
+    @property
+    def access(self) -> ScopeAccess:
+        """What the stage reads and writes: its scope and the ones shared with it, nothing else."""
+        return ScopeAccess.of(self.record_scope, self.readable_scopes)
 
     def flat(self) -> dict[str, str | int | float | bool | None]:
         data = self.model_dump(mode="json", exclude={"reward", "dqn", "generator", "lesson"})
@@ -127,9 +151,11 @@ class MemorySettings(BaseModel):
         data["generator"] = self.generator.model_dump_json()
         if self.lesson != LessonSettings():
             data["lesson"] = self.lesson.model_dump_json()
+        data["readable_scopes"] = ",".join(self.readable_scopes)
         for name, default in (("rendering", "correction"), ("repeat_offers", True), ("max_advice_tokens", None),
                               ("redact", True), ("retire_harm_rate", DEFAULT_RETIRE_HARM_RATE),
-                              ("retire_min_uses", DEFAULT_RETIRE_MIN_USES)):
+                              ("retire_min_uses", DEFAULT_RETIRE_MIN_USES), ("record_scope", DEFAULT_SCOPE),
+                              ("readable_scopes", ""), ("merge", False)):
             if data[name] == default:
                 del data[name]  # a run recorded before these settings existed resumes unchanged
         return data
@@ -243,7 +269,8 @@ def construct_memory(
         learner = CounterfactualLearner(
             Generator(generator_llm or llm, settings=generator_settings),
             Admitter(
-                store, min_gain=settings.min_gain, stage="construct", provenance=provenance, redact=settings.redact
+                store, min_gain=settings.min_gain, stage="construct", provenance=provenance, redact=settings.redact,
+                merge=settings.merge,
             )
             if settings.admission == "verified"
             else UnverifiedAdmitter(store, stage="construct", provenance=provenance, redact=settings.redact),
@@ -315,6 +342,7 @@ def _construct_store(settings: MemorySettings) -> SQLiteStore:
     return SQLiteStore(
         settings.store, capacity=settings.capacity, retention=settings.retention, seed=settings.seed,
         durable=True, retire_by_use=RetireByUse(settings.retire_harm_rate, settings.retire_min_uses),
+        access=settings.access,
     )
 
 
@@ -329,7 +357,7 @@ def _learn_while_advising(
 
     retriever = Retriever(
         earlier_records, make_embedder(settings.embedder), k=settings.k, scope=settings.scope,
-        use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed,
+        use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed, access=settings.access,
     )
     advisor = CounterfactualMemory(
         retriever, TopOne(), action_language=benchmark.action_language, store=store,
@@ -450,7 +478,7 @@ def _advised_stage(
                 f"selector checkpoint {settings.checkpoint} has sha256 {checkpoint_now}, the manifest says "
                 f"{expected_checkpoint_sha256}; retrain it or restore the file the manifest names"
             )
-    store = SQLiteStore(settings.store, read_only=True)
+    store = SQLiteStore(settings.store, read_only=True, access=settings.access)
     try:
         training = stage == "train"
         chosen = selector or make_selector(settings, training=training)
@@ -459,7 +487,7 @@ def _advised_stage(
         retriever = Retriever(
             _offerable_pool(store) if settings.rendering == "lesson" else store,
             make_embedder(settings.embedder), k=settings.k, scope=settings.scope,
-            use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed,
+            use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed, access=settings.access,
         )
         advisor = CounterfactualMemory(
             retriever, chosen, action_language=benchmark.action_language, store=store,

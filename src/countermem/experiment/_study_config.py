@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from countermem.core import ConfigError
 from countermem.domains import benchmark_names
 from countermem.llm import MODEL_BACKBONES
-from countermem.memory import GeneratorSettings, LessonSettings
+from countermem.memory import DEFAULT_SCOPE, GeneratorSettings, LessonSettings, validate_scope
 from countermem.selector import DQNConfig
 
 BackboneKind = Literal["local", "openai", "scripted", "simulated"]
@@ -146,6 +146,24 @@ class MemoryConfig(_Strict):
     """A record that harmed more than this share of its selected uses is retired (kept, never offered); 1: never."""
     retire_min_uses: int = Field(default=5, ge=1)
     """Selected uses a record needs before `retire_harm_rate` can retire it (`memory list --retired` shows them)."""
+    scope: str = DEFAULT_SCOPE
+    """The scope (team, project, tenant) the study's records are written to; only its records and those of
+    `readable_scopes` are offered."""
+    readable_scopes: list[str] = Field(default_factory=list)
+    """Other scopes shared with `scope`: their records are offered too, never written."""
+    merge: bool = False
+    """Merge an admitted record into an equivalent stored one (same scope, condition and normalised edit),
+    summing counters and keeping every source task; off by default (not yet measured to help)."""
+
+    @model_validator(mode="after")
+    def _scope_names(self) -> MemoryConfig:
+        try:
+            validate_scope(self.scope, "memory.scope")
+            for name in self.readable_scopes:
+                validate_scope(name, "a memory.readable_scopes entry")
+        except ConfigError as error:
+            raise ValueError(str(error)) from None
+        return self
     dqn: DQNConfig = Field(default_factory=DQNConfig)
     """`[memory.dqn]`: the selector's network and training."""
     generator: GeneratorConfig = Field(default_factory=lambda: GeneratorConfig())

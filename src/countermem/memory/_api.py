@@ -7,8 +7,8 @@ package is there for studies; this is the drop-in path.
 
 Threads: one opened memory may be shared by any number of threads, advising and learning at
 once (the memory and its store each hold a lock; a model call in `learn` runs outside them). A
-second `open_memory` of the same store in the same process shares the first one's writable store
-object (one connection, one copy of the records); other processes may open and write the same
+second `open_memory` of the same store and scopes in the same process shares the first one's
+writable store object (one connection, one copy of the records); other processes may open and write the same
 store at once (see `countermem.memory._store`).
 """
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import threading
 import weakref
+from collections.abc import Iterable
 from pathlib import Path
 
 from countermem.core import Action, CheckResult, ConfigError, Facts, StoreError, Task
@@ -29,6 +30,7 @@ from countermem.memory._embedding import make_embedder
 from countermem.memory._generator import Generator, GeneratorSettings
 from countermem.memory._provenance import build_provenance
 from countermem.memory._retrieval import Retriever
+from countermem.memory._scope import DEFAULT_SCOPE, ScopeAccess
 from countermem.memory._store import SQLiteStore
 from countermem.selector import Selector, TopOne
 
@@ -48,6 +50,8 @@ def open_memory(
     k: int = 3,
     capacity: int = 200,
     read_only: bool = False,
+    scope: str = DEFAULT_SCOPE,
+    read_scopes: Iterable[str] = (),
 ) -> CounterfactualMemory:
     """A ready `MemoryHook` over the store file (created when missing, unless read-only).
 
@@ -58,16 +62,21 @@ def open_memory(
     same store writable again in this process shares one store object. A refused open (a folder,
     a file that is not a countermem store, a foreign SQLite database) raises a `CountermemError`
     and leaves no file or folder behind that it created.
+
+    `scope` is the team, project or tenant this memory belongs to: what it learns is stored in
+    that scope, and it is offered only records of `scope` and of the `read_scopes` shared with it
+    (`countermem.memory._scope`). A bad scope name is a `ConfigError`, before any file is touched.
     """
     path = _store_path(store)
+    access = ScopeAccess.of(scope, read_scopes)
     if not isinstance(action_language, str) or not action_language.strip():
         raise ConfigError(f"open_memory needs action_language (e.g. 'sql', 'python'), got {action_language!r}")
     made = [] if read_only else _missing_folders(path.parent)
     try:
         if not read_only:
             path.parent.mkdir(parents=True, exist_ok=True)
-        opened = SQLiteStore(path, read_only=True) if read_only else _writable(path, capacity)
-        retriever = Retriever(opened, make_embedder(embedder), k=k)
+        opened = SQLiteStore(path, read_only=True, access=access) if read_only else _writable(path, capacity, access)
+        retriever = Retriever(opened, make_embedder(embedder), k=k, access=access)
     except BaseException:
         for folder in made:
             try:
@@ -107,8 +116,8 @@ def _missing_folders(folder: Path) -> list[Path]:
     return missing
 
 
-def _writable(path: Path, capacity: int) -> SQLiteStore:
-    key = str(path.resolve())
+def _writable(path: Path, capacity: int, access: ScopeAccess) -> SQLiteStore:
+    key = f"{path.resolve()}\x00{access.own}\x00{','.join(sorted(access.shared))}"
     with _writable_stores_lock:
         shared = _writable_stores.get(key)
         if shared is not None and not shared.closed:
@@ -118,7 +127,7 @@ def _writable(path: Path, capacity: int) -> SQLiteStore:
                     f"with the same capacity, not {capacity}"
                 )
             return shared
-        opened = SQLiteStore(path, capacity=capacity)
+        opened = SQLiteStore(path, capacity=capacity, access=access)
         _writable_stores[key] = opened
         return opened
 

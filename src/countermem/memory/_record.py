@@ -20,8 +20,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
-from countermem.core import Action, CheckResult, Facts, clip_middle
+from countermem.core import Action, CheckResult, ConfigError, Facts, clip_middle
 from countermem.memory._conditions import Condition, ConditionError, parse_condition
+from countermem.memory._scope import DEFAULT_SCOPE, validate_scope
 
 SITUATION_LIMIT = 2000
 """Most characters of a situation a record keeps (head and tail, see the module docstring)."""
@@ -192,6 +193,14 @@ class ReuseCounters(_Frozen):
         )
 
 
+class MergedSource(_Frozen):
+    """A record merged into this one (`countermem.memory._merge`): its id, version and source task."""
+
+    record_id: str
+    version: int = Field(ge=1)
+    source: RecordSource
+
+
 class Record(_Frozen):
     """One verified correction. `id` defaults to a content hash, so the same correction gets the same id."""
 
@@ -226,6 +235,10 @@ class Record(_Frozen):
     """A retired record stays in the store (and `memory list --retired`) but is never offered."""
     retired_reason: str | None = None
     retired_at: datetime | None = None
+    scope: str = DEFAULT_SCOPE
+    """Who may read the record (`countermem.memory._scope`); part of the id unless `default`."""
+    merged_from: list[MergedSource] = Field(default_factory=list)
+    """Equivalent records merged into this one, with their source tasks (empty: never merged)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -248,6 +261,14 @@ class Record(_Frozen):
         if not data.get("id"):
             data["id"] = _content_id(data)
         return data
+
+    @field_validator("scope")
+    @classmethod
+    def _scope_name(cls, value: str) -> str:
+        try:
+            return validate_scope(value)
+        except ConfigError as error:
+            raise ValueError(str(error)) from None
 
     @field_validator("created_at")
     @classmethod
@@ -301,7 +322,7 @@ class Record(_Frozen):
 
     def revised(self, **changes: Any) -> Record:
         """A new version of this record with `changes` applied; `id` and `created_at` cannot change."""
-        forbidden = {"id", "version", "created_at"} & changes.keys()
+        forbidden = {"id", "version", "created_at", "scope"} & changes.keys()
         if forbidden:
             raise ValueError(f"a revision cannot change {sorted(forbidden)}")
         data = self.model_dump()
@@ -339,6 +360,9 @@ def _content_id(data: dict[str, Any]) -> str:
         if condition is None
         else ApplicabilityCondition.model_validate(condition).canonical,
     }
+    scope = data.get("scope")
+    if scope is not None and scope != DEFAULT_SCOPE:
+        key["scope"] = scope  # the same correction in two scopes is two records; default ids stay as they were
     digest = hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()
     return "r-" + digest[:16]
 

@@ -45,6 +45,12 @@ and a frozen snapshot opened for writing. A refused open leaves no file behind t
 condition nested deeper than `MAX_DEPTH`, a damaged body) does not make the store unreadable: it
 is set aside (`quarantined`, by id, with the reason) and every other record stays usable.
 
+Scopes (`countermem.memory._scope`): a store opened with `access=ScopeAccess(...)` shows and
+writes only the records of the scopes that access may read, in every method; it adds only
+records of its own scope. Capacity and the retention rule are the store's, over every scope (an
+eviction an admission causes may remove another scope's record; the caller is then told nothing
+of it). Without an access a store object is the owner's view of every scope.
+
 Nothing is silently rewritten: a change to a record stores a new version and moves the previous
 one into `record_history`; an eviction moves the record into `evictions` with the rule, the
 reason and the scores the rule decided on.
@@ -79,6 +85,7 @@ from typing import IO, Any, Protocol, TypeVar, cast, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from countermem.core import CountermemError, StoreError, clip_middle, sha256_file
+from countermem.memory._merge import MergeGroup, merge_groups, merge_key, merged_record
 from countermem.memory._record import Record, utc_now
 from countermem.memory._retention import (
     RedundancyIndex,
@@ -88,6 +95,7 @@ from countermem.memory._retention import (
     make_retention,
 )
 from countermem.memory._retire_by_use import RetireByUse
+from countermem.memory._scope import DEFAULT_SCOPE, ScopeAccess
 
 logger = logging.getLogger(__name__)
 
@@ -174,6 +182,18 @@ class StoreStats(_Frozen):
     """Secrets replaced by placeholders in the stored records, by kind (`Record.redactions`)."""
     retired: int = 0
     """Records kept but never offered (not in `count`, not against the capacity)."""
+    by_scope: dict[str, int] = Field(default_factory=dict)
+    """Records by scope (only the scopes the store object may read)."""
+
+
+class MergeOutcome(_Frozen):
+    """What `add_or_merge` did: `merged_into` names the stored record that now holds the new one's
+    content (None when the new record was stored under its own id); `merged` are stored records it
+    absorbed; `evictions` are the retention rule's (or the merges of stored records)."""
+
+    evictions: list[EvictionEvent] = Field(default_factory=list)
+    merged_into: str | None = None
+    merged: list[str] = Field(default_factory=list)
 
 
 class FrozenSnapshot(_Frozen):
@@ -257,9 +277,14 @@ class SQLiteStore:
         durable: bool = False,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT_S,
         retire_by_use: RetireByUse | None = RetireByUse(),  # noqa: B008 - frozen, shared safely
+        access: ScopeAccess | None = None,
     ) -> None:
         self.path = str(path)
         self.read_only = read_only
+        if access is not None and not isinstance(access, ScopeAccess):
+            raise StoreError(f"access must be a ScopeAccess, got {type(access).__name__}")
+        self.access = access
+        """The scopes this object shows and writes (None: every scope, the store owner's view)."""
         self.busy_timeout = busy_timeout
         self.retire_by_use = retire_by_use
         self._mutex = threading.RLock()
@@ -267,6 +292,7 @@ class SQLiteStore:
         self._alone = True
         self._created: list[Path] = []
         self._quarantined: dict[str, str] = {}
+        self._quarantined_scope: dict[str, str | None] = {}
         self._versions: dict[str, int] = {}
         self._records: dict[str, Record] = {}
         """Live records, in admission order."""
@@ -486,6 +512,7 @@ class SQLiteStore:
         except (ValidationError, ValueError, RecursionError) as error:
             reason = _why_unreadable(error)
             self._quarantined[record_id] = reason
+            self._quarantined_scope[record_id] = _raw_scope(body)
             logger.warning("record %s in %s cannot be read and is set aside: %s", record_id, self.path, reason)
             return None
         self._quarantined.pop(record_id, None)
@@ -554,7 +581,27 @@ class SQLiteStore:
         They stay in the file untouched (an older or newer countermem may read them); this object
         neither offers nor counts them.
         """
-        return dict(self._quarantined)
+        return {k: v for k, v in self._quarantined.items() if self._may_read_scope(self._quarantined_scope.get(k))}
+
+    # --- scopes --------------------------------------------------------------------------------
+
+    def _may_read_scope(self, scope: str | None) -> bool:
+        return self.access is None or scope in self.access.readable
+
+    def _visible(self) -> list[Record]:
+        records = self._records.values()
+        return list(records) if self.access is None else self.access.visible(records)
+
+    def _visible_retired(self) -> list[Record]:
+        records = self._retired.values()
+        return list(records) if self.access is None else self.access.visible(records)
+
+    def _eviction_rows(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Rows of the eviction log whose record this object may read (the body is the last column)."""
+        rows = self._conn.execute(query, params).fetchall()
+        if self.access is None:
+            return rows
+        return [row for row in rows if self._may_read_scope(_raw_scope(row[-1]))]
 
     # --- lifecycle -----------------------------------------------------------------------------
 
@@ -599,17 +646,24 @@ class SQLiteStore:
     @_locked
     def __len__(self) -> int:
         self._sync()
-        return len(self._records)
+        return len(self._records) if self.access is None else len(self._visible())
 
     @_locked
     def __contains__(self, record_id: object) -> bool:
         """Whether the record is stored, live or retired."""
         self._sync()
-        return record_id in self._records or record_id in self._retired
+        return self._stored(record_id) is not None
 
-    def _stored(self, record_id: str) -> Record | None:
+    def _stored(self, record_id: object) -> Record | None:
+        """The record, live or retired, if this object may read it."""
+        if not isinstance(record_id, str):
+            return None
         record = self._records.get(record_id)
-        return self._retired.get(record_id) if record is None else record
+        if record is None:
+            record = self._retired.get(record_id)
+        if record is None or (self.access is not None and not self.access.can_read(record)):
+            return None
+        return record
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -619,8 +673,9 @@ class SQLiteStore:
         self._sync()
         record = self._stored(record_id)
         if record is None:
+            where = "" if self.access is None else f" readable in {self.access.describe()}"
             raise StoreError(
-                f"no record {record_id!r} in {self.path}; `countermem memory list` shows the ids"
+                f"no record {record_id!r}{where} in {self.path}; `countermem memory list` shows the ids"
             )
         return record
 
@@ -628,13 +683,13 @@ class SQLiteStore:
     def all(self) -> list[Record]:
         """The live records (the ones that may be offered), in admission order."""
         self._sync()
-        return list(self._records.values())
+        return self._visible()
 
     @_locked
     def retired(self) -> list[Record]:
         """The retired records, in admission order: kept, never offered."""
         self._sync()
-        return list(self._retired.values())
+        return self._visible_retired()
 
     @_locked
     def search(
@@ -645,7 +700,7 @@ class SQLiteStore:
         self._sync()
         found = [
             r
-            for r in self._records.values()
+            for r in self._visible()
             if (domain is None or r.domain == domain) and (benchmark is None or r.benchmark == benchmark)
         ]
         return found if limit is None else found[:limit]
@@ -662,9 +717,7 @@ class SQLiteStore:
 
     @_locked
     def evictions(self) -> list[EvictionEvent]:
-        rows = self._conn.execute(
-            "SELECT record_id, rule, reason, scores, at, body FROM evictions ORDER BY seq"
-        )
+        rows = self._eviction_rows("SELECT record_id, rule, reason, scores, at, body FROM evictions ORDER BY seq")
         return [
             EvictionEvent(
                 record_id=record_id,
@@ -680,9 +733,8 @@ class SQLiteStore:
     @_locked
     def evicted_record(self, record_id: str) -> Record:
         """The last evicted copy of a record, for a person asking what was dropped."""
-        row = self._conn.execute(
-            "SELECT body FROM evictions WHERE record_id = ? ORDER BY seq DESC LIMIT 1", (record_id,)
-        ).fetchone()
+        rows = self._eviction_rows("SELECT body FROM evictions WHERE record_id = ? ORDER BY seq DESC", (record_id,))
+        row = rows[0] if rows else None
         if row is None:
             raise StoreError(f"record {record_id!r} was never evicted from {self.path}")
         return _parse(row[0], f"evicted record {record_id}")
@@ -690,9 +742,7 @@ class SQLiteStore:
     @_locked
     def stats(self) -> StoreStats:
         records = self.all()
-        by_reason = dict(
-            self._conn.execute("SELECT reason, COUNT(*) FROM evictions GROUP BY reason ORDER BY 1")
-        )
+        by_reason = Counter(str(row[0]) for row in self._eviction_rows("SELECT reason, body FROM evictions"))
         return StoreStats(
             path=self.path,
             count=len(records),
@@ -700,19 +750,20 @@ class SQLiteStore:
             retention=self._rule.name,
             frozen=self.frozen,
             by_domain=dict(sorted(Counter(r.domain for r in records).items())),
+            by_scope=dict(sorted(Counter(r.scope for r in records).items())),
             by_benchmark=dict(sorted(Counter(r.benchmark for r in records).items())),
             mean_gain=sum(r.utility_gain for r in records) / len(records) if records else None,
             universal_conditions=sum(r.condition.is_universal for r in records),
-            evictions_by_reason={str(k): int(v) for k, v in by_reason.items()},
+            evictions_by_reason=dict(sorted(by_reason.items())),
             reuse=ReuseTotals(
                 retrieved=sum(r.counters.retrieved for r in records),
                 selected=sum(r.counters.selected for r in records),
                 succeeded=sum(r.counters.succeeded for r in records),
                 harmed=sum(r.counters.harmed for r in records),
             ),
-            quarantined=dict(self._quarantined),
+            quarantined=self.quarantined,
             redactions=dict(sorted(sum((Counter(r.redactions) for r in records), Counter[str]()).items())),
-            retired=len(self._retired),
+            retired=len(self._visible_retired()),
         )
 
     # --- writing -------------------------------------------------------------------------------
@@ -729,8 +780,10 @@ class SQLiteStore:
         self._require_writable()
         if not isinstance(record, Record):
             raise StoreError(f"a store holds Record objects, got {type(record).__name__}")
+        self._refuse_foreign_scope(record)
         events: list[EvictionEvent] = []
         gone: set[str] = set()
+        scopes: dict[str, str] = {}
         try:
             with self._transaction():
                 if record.id in self._quarantined:
@@ -756,6 +809,7 @@ class SQLiteStore:
                     if victim is None or record_id in gone:
                         raise StoreError(f"retention rule {self._rule.name} chose unknown record {record_id}")
                     gone.add(record_id)
+                    scopes[record_id] = victim.scope
                     events.append(self._log_eviction(victim, self._rule.name, reason, scores))
                     if index is not None:
                         index.remove(victim.id)
@@ -768,7 +822,96 @@ class SQLiteStore:
             del self._records[event.record_id]
             del self._versions[event.record_id]
         self._eviction_count += len(events)
+        if self.access is not None:  # capacity is the store's, over all scopes; another scope's ids stay unseen
+            events = [e for e in events if self._may_read_scope(scopes.get(e.record_id))]
         return events
+
+    @_locked
+    def add_or_merge(self, record: Record) -> MergeOutcome:
+        """Admit `record`, or merge it with the equivalent records of its scope (`countermem.memory._merge`).
+
+        One transaction: when the store holds records with the same scope, condition and
+        normalised edit, the best-verified of them and `record` is kept (counters summed, sources
+        listed) and the others go to the eviction log with rule `merge`; otherwise this is `add`.
+        """
+        self._require_writable()
+        if not isinstance(record, Record):
+            raise StoreError(f"a store holds Record objects, got {type(record).__name__}")
+        key = merge_key(record)
+        self._sync()
+        if key is None or record.id in self._records:
+            return MergeOutcome(evictions=self.add(record))
+        with self._transaction():
+            self._refuse_foreign_scope(record)
+            equivalent = [r for r in self._visible() if merge_key(r) == key]
+            if not equivalent:
+                group = None
+            else:
+                group = merge_groups([*equivalent, record])[0]
+                new = merged_record(group)
+                stored = {r.id for r in equivalent}
+                if group.kept.id in stored:
+                    self._write_version(group.kept, new)
+                else:
+                    self._insert(new)
+                events = [self._log_eviction(r, "merge", f"merged into {new.id}", {}) for r in group.merged]
+        if group is None:
+            return MergeOutcome(evictions=self.add(record))
+        self._take_merge(group, new)
+        return MergeOutcome(
+            evictions=[e for e in events if e.record_id != record.id],
+            merged_into=None if new.id == record.id else new.id,
+            merged=[r.id for r in group.merged if r.id != record.id],
+        )
+
+    @_locked
+    def merge(self, *, dry_run: bool = False) -> list[MergeGroup]:
+        """Merge every group of equivalent records this object may read, all in one transaction.
+
+        Returns the groups, each with its kept record's new version (the plan, unchanged, with
+        `dry_run`). Records of different scopes are never in one group.
+        """
+        if dry_run:
+            self._sync()
+            return merge_groups(r for r in self._visible() if self.access is None or r.scope == self.access.own)
+        self._require_writable()
+        done: list[tuple[MergeGroup, Record]] = []
+        with self._transaction():
+            own = [r for r in self._visible() if self.access is None or r.scope == self.access.own]
+            for group in merge_groups(own):  # a reader never rewrites the scopes only shared with it
+                new = merged_record(group)
+                self._write_version(group.kept, new)
+                for other in group.merged:
+                    self._log_eviction(other, "merge", f"merged into {new.id}", {})
+                done.append((group, new))
+        for group, new in done:
+            self._take_merge(group, new)
+        return [MergeGroup(new, group.merged) for group, new in done]
+
+    def _take_merge(self, group: MergeGroup, new: Record) -> None:
+        """Bring the in-memory records in line with a committed merge."""
+        for other in group.merged:
+            if other.id in self._records:
+                del self._records[other.id]
+                del self._versions[other.id]
+                if self._index is not None and other.id in self._index:
+                    self._index.remove(other.id)
+            self._eviction_count += 1
+        if group.kept.id in self._records:
+            self._replaced(group.kept, new)
+        else:
+            self._records[new.id] = new
+            self._versions[new.id] = new.version
+            if self._index is not None:
+                self._index.add(new)
+
+    def _refuse_foreign_scope(self, record: Record) -> None:
+        if self.access is not None and record.scope != self.access.own:
+            raise StoreError(
+                f"record {record.id} is of scope {record.scope!r}, but this store was opened to write "
+                f"{self.access.describe()}; build the record with scope={self.access.own!r}, or open the "
+                "store with that record's scope"
+            )
 
     @_locked
     def evict(self, record_id: str, reason: str) -> EvictionEvent:
@@ -869,6 +1012,11 @@ class SQLiteStore:
     def freeze(self, path: str | Path) -> FrozenSnapshot:
         """Write a read-only snapshot (a copy with the `frozen` flag, journal off, file mode 0444)."""
         target = Path(path)
+        if self.access is not None:
+            raise StoreError(
+                f"a snapshot copies every scope of {self.path}, and this store was opened for "
+                f"{self.access.describe()}; freeze it opened without a scope, or export the scope's records"
+            )
         if target.exists():
             raise StoreError(
                 f"{target} already exists; freeze to a new path (snapshots are never overwritten)"
@@ -916,13 +1064,14 @@ class SQLiteStore:
         )
         try:
             with handle:
-                for record in [*self._records.values(), *self._retired.values()]:
+                visible = [*self._visible(), *self._visible_retired()]
+                for record in visible:
                     handle.write(record.model_dump_json() + "\n")
             os.replace(handle.name, target)
         except BaseException:
             Path(handle.name).unlink(missing_ok=True)
             raise
-        return len(self._records) + len(self._retired)
+        return len(visible)
 
     def _is_own_file(self, target: Path) -> bool:
         if self.in_memory or not target.exists():
@@ -1039,6 +1188,18 @@ def _try_flock(handle: IO[bytes], kind: int) -> bool:
     except BlockingIOError:
         return False
     return True
+
+
+def _raw_scope(body: str) -> str | None:
+    """The scope a stored body names (`default` when it names none), None when it cannot be read."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    scope = data.get("scope", DEFAULT_SCOPE)
+    return scope if isinstance(scope, str) else None
 
 
 def _read_meta(conn: sqlite3.Connection, key: str) -> str | None:
