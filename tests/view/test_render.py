@@ -244,3 +244,26 @@ def test_the_cli_serves_on_loopback_and_prints_the_address(store_path: Path) -> 
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_a_transcript_line_that_does_not_read_is_left_out_and_said(run_path: Path) -> None:
+    path = next((run_path / "transcripts").glob("*.jsonl"))
+    path.write_text(path.read_text() + '{"kind": "llm", "step": \n')
+    page = _body(Site(run_path), task_id(RUN_KEY, path.stem))
+    assert "1 line(s) of the transcript do not read" in page and "<b>reply</b>" in page
+
+
+def test_the_server_refuses_another_host_name(store_path: Path) -> None:
+    server = make_server(Site(store_path))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        request = urllib.request.Request(url_of(server), headers={"Host": "attacker.example:80"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request)
+        assert refused.value.code == 421
+        local = urllib.request.Request(url_of(server).replace("127.0.0.1", "localhost"))
+        assert urllib.request.urlopen(local).status == 200
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -89,7 +89,7 @@ def _task_row(
 def task_page(
     run: RunData, key: str, task: str, links: Links, *, store_key: str | None
 ) -> tuple[str, str]:
-    events = run.transcript(task)
+    events, unreadable = run.transcript(task)
     outcome = next((o for o in run.outcomes if o.task_id == task), None)
     records = record_linker(run, store_key, links)
     body = [f"<h1>Task {esc(task)}</h1><p>{link(links.href(run_id(key)), f'← run {run.path}')}</p>"]
@@ -108,6 +108,8 @@ def task_page(
         body.append(f'<p class="admitted">records admitted from this task: {admitted}</p>')
     else:
         body.append(note("this task has no result line (unfinished)"))
+    if unreadable:
+        body.append(note(f"{unreadable} line(s) of the transcript do not read as events and are left out"))
     if not events:
         body.append(note("no transcript for this task"))
     elif not any(e.messages for e in events if e.kind in MODEL_CALLS):
