@@ -267,3 +267,18 @@ def test_the_server_refuses_another_host_name(store_path: Path) -> None:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_study_in_one_file_holds_every_run_task_store_and_record(study_path: Path, tmp_path: Path) -> None:
+    site = Site(study_path)
+    document = write_html(site, tmp_path / "study.html").read_text()
+    pages = re.findall(r'<section data-page="([^"]*)"', document)
+    assert pages[0] == STUDY_ID and len(pages) == len(set(pages))
+    assert {run_id(key) for key in site.runs} <= set(pages)
+    assert sum(p.startswith("task/") for p in pages) == sum(
+        len(list((path / "transcripts").glob("*.jsonl"))) for path in site.runs.values()
+    )
+    records = [p for p in pages if p.startswith("record/")]
+    assert records and all(p.startswith(("study", "run/", "task/", "store/", "record/")) for p in pages if p)
+    for href in set(re.findall(r'href="#([^"]+)"', document)):
+        assert href in pages or href.startswith("record/"), href  # a record link may name one no store holds
