@@ -97,11 +97,17 @@ def test_a_record_offered_in_a_transcript_opens_that_record(  # type: ignore[no-
     browser, run_path: Path, store_path: Path, artifacts: Path
 ) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
 
     with _Served(Site(run_path, store=store_path)) as url:
         browser.get(url)
         assert browser.find_element(By.TAG_NAME, "h1").text == "Run run"
         browser.save_screenshot(str(artifacts / "view-run.png"))
+        solved = Select(browser.find_element(By.CSS_SELECTOR, 'select[data-key="solved"]'))
+        solved.select_by_value("no")
+        assert not any(r.is_displayed() for r in browser.find_elements(By.CSS_SELECTOR, "#tasks tbody tr"))
+        solved.select_by_value("yes")
+        assert len([r for r in browser.find_elements(By.CSS_SELECTOR, "#tasks tbody tr") if r.is_displayed()]) == 2
         browser.find_element(By.CSS_SELECTOR, "a[data-task]").click()
         assert browser.find_element(By.TAG_NAME, "h1").text.startswith("Task toy-")
         assert browser.find_element(By.XPATH, "//summary[starts-with(., 'prompt: 2 new')]").is_displayed()

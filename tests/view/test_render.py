@@ -282,3 +282,10 @@ def test_a_study_in_one_file_holds_every_run_task_store_and_record(study_path: P
     assert records and all(p.startswith(("study", "run/", "task/", "store/", "record/")) for p in pages if p)
     for href in set(re.findall(r'href="#([^"]+)"', document)):
         assert href in pages or href.startswith("record/"), href  # a record link may name one no store holds
+
+
+def test_a_store_option_that_is_not_a_store_is_refused(run_path: Path, study_path: Path) -> None:
+    with pytest.raises(UnviewablePathError, match="not a memory store"):
+        Site(run_path, store=study_path)
+    with pytest.raises(UnviewablePathError, match="does not exist"):
+        Site(run_path, store=run_path / "missing.sqlite")
