@@ -73,7 +73,7 @@ def diff(before: str, after: str, *, before_name: str = "original", after_name: 
     for line in lines:
         kind = "meta" if line.startswith(("---", "+++", "@@")) else {"+": "add", "-": "del"}.get(line[:1], "ctx")
         out.append(f'<span class="{kind}">{esc(line)}</span>')
-    return '<pre class="diff">' + "\n".join(out) + "</pre>"
+    return '<pre class="diff">' + "".join(out) + "</pre>"  # each line a block: no newline between
 
 
 def badge(text: object, kind: str) -> str:
