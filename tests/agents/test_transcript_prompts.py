@@ -35,3 +35,17 @@ def test_reflexion_prompts_are_rebuilt_per_trial(toy_benchmark) -> None:  # type
 def test_an_old_transcript_line_without_prompts_still_reads() -> None:
     old = Event.model_validate_json('{"kind": "llm", "step": 1, "trial": 0, "text": "Action: submit 2"}')
     assert old.messages is None and prompt_of([old], 0) is None
+
+
+def test_best_of_n_attempts_in_one_transcript_are_separate_conversations(toy_benchmark, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from countermem.experiment import RunConfig, RunDir, read_transcript, run_tasks, select_tasks
+
+    config = RunConfig(benchmark="toy-add", backbone="scripted", model="s", limit=1, attempts=2,
+                       attempt_temperature=0.7)
+    tasks = select_tasks(toy_benchmark, config)
+    wrong = str(int(toy_benchmark.gold_action(tasks[0]).content) + 1)
+    llm = ScriptedLLM([f"Action: check {wrong}", f"Action: submit {wrong}", "Action: check 0", "Action: submit 0"])
+    run_tasks(config, llm, toy_benchmark, tasks, RunDir(tmp_path))
+    events = list(read_transcript(tmp_path / "transcripts" / f"{tasks[0].id}.jsonl"))
+    assert len(llm.calls) == 4 and {e.trial for e in events} == {0}
+    assert _prompts(events) == _sent(llm)

@@ -1,7 +1,8 @@
 """The viewer in a real browser (headless Chromium through Selenium): pages load, a filter hides
 the records that do not match, a record offered in a transcript opens that record's page, and a
 `<script>` in an action never runs. A screenshot of each kind of page is saved to
-$COUNTERMEM_ARTIFACTS (else a temporary folder) as view-store.png, view-run.png, view-study.png."""
+$COUNTERMEM_ARTIFACTS (else a temporary folder): view-store.png, view-record.png, view-run.png,
+view-task.png and view-study.png."""
 
 from __future__ import annotations
 
@@ -89,6 +90,10 @@ def test_the_store_page_loads_and_a_filter_hides_other_records(browser, store_pa
         assert sorted(_visible_records(browser)) == sorted([RECORDS[0].id, RECORDS[2].id])  # odd i: conditioned
         browser.find_element(By.LINK_TEXT, RECORDS[2].id).click()
         assert browser.find_element(By.TAG_NAME, "h1").text == f"Record {RECORDS[2].id}"
+        browser.execute_script("document.querySelector('pre.diff').scrollIntoView()")
+        browser.save_screenshot(str(artifacts / "view-record.png"))
+        lines = browser.find_element(By.CSS_SELECTOR, "pre.diff").text.splitlines()
+        assert "-FROM user3" in lines and "+SELECT \"</pre><script>window.cmPwned=1</script>\" FROM users" in lines
         assert "<script>window.cmPwned=1</script>" in browser.find_element(By.CSS_SELECTOR, "pre.improved").text
         assert browser.execute_script("return window.cmPwned === undefined")
 
@@ -97,11 +102,17 @@ def test_a_record_offered_in_a_transcript_opens_that_record(  # type: ignore[no-
     browser, run_path: Path, store_path: Path, artifacts: Path
 ) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
 
     with _Served(Site(run_path, store=store_path)) as url:
         browser.get(url)
         assert browser.find_element(By.TAG_NAME, "h1").text == "Run run"
         browser.save_screenshot(str(artifacts / "view-run.png"))
+        solved = Select(browser.find_element(By.CSS_SELECTOR, 'select[data-key="solved"]'))
+        solved.select_by_value("no")
+        assert not any(r.is_displayed() for r in browser.find_elements(By.CSS_SELECTOR, "#tasks tbody tr"))
+        solved.select_by_value("yes")
+        assert len([r for r in browser.find_elements(By.CSS_SELECTOR, "#tasks tbody tr") if r.is_displayed()]) == 2
         browser.find_element(By.CSS_SELECTOR, "a[data-task]").click()
         assert browser.find_element(By.TAG_NAME, "h1").text.startswith("Task toy-")
         assert browser.find_element(By.XPATH, "//summary[starts-with(., 'prompt: 2 new')]").is_displayed()

@@ -244,3 +244,48 @@ def test_the_cli_serves_on_loopback_and_prints_the_address(store_path: Path) -> 
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_a_transcript_line_that_does_not_read_is_left_out_and_said(run_path: Path) -> None:
+    path = next((run_path / "transcripts").glob("*.jsonl"))
+    path.write_text(path.read_text() + '{"kind": "llm", "step": \n')
+    page = _body(Site(run_path), task_id(RUN_KEY, path.stem))
+    assert "1 line(s) of the transcript do not read" in page and "<b>reply</b>" in page
+
+
+def test_the_server_refuses_another_host_name(store_path: Path) -> None:
+    server = make_server(Site(store_path))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        request = urllib.request.Request(url_of(server), headers={"Host": "attacker.example:80"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request)
+        assert refused.value.code == 421
+        local = urllib.request.Request(url_of(server).replace("127.0.0.1", "localhost"))
+        assert urllib.request.urlopen(local).status == 200
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_study_in_one_file_holds_every_run_task_store_and_record(study_path: Path, tmp_path: Path) -> None:
+    site = Site(study_path)
+    document = write_html(site, tmp_path / "study.html").read_text()
+    pages = re.findall(r'<section data-page="([^"]*)"', document)
+    assert pages[0] == STUDY_ID and len(pages) == len(set(pages))
+    assert {run_id(key) for key in site.runs} <= set(pages)
+    assert sum(p.startswith("task/") for p in pages) == sum(
+        len(list((path / "transcripts").glob("*.jsonl"))) for path in site.runs.values()
+    )
+    records = [p for p in pages if p.startswith("record/")]
+    assert records and all(p.startswith(("study", "run/", "task/", "store/", "record/")) for p in pages if p)
+    for href in set(re.findall(r'href="#([^"]+)"', document)):
+        assert href in pages or href.startswith("record/"), href  # a record link may name one no store holds
+
+
+def test_a_store_option_that_is_not_a_store_is_refused(run_path: Path, study_path: Path) -> None:
+    with pytest.raises(UnviewablePathError, match="not a memory store"):
+        Site(run_path, store=study_path)
+    with pytest.raises(UnviewablePathError, match="does not exist"):
+        Site(run_path, store=run_path / "missing.sqlite")

@@ -37,19 +37,26 @@ class Event(BaseModel):
 
 def prompt_of(events: list[Event], index: int) -> list[Message] | None:
     """The whole prompt the model saw at `events[index]` (a model call), or None when the
-    transcript did not record prompts: each earlier call of the same trial contributes its new
-    messages and its reply, in order."""
+    transcript did not record prompts: each earlier call of the same conversation contributes its
+    new messages and its reply, in order. A conversation is one trial; a call whose messages
+    open with the system prompt starts a new one (the runner's best-of-N attempts write several
+    conversations with the same trial number into one transcript)."""
     target = events[index]
     if target.messages is None:
         return None
-    prompt: list[Message] = []
-    for event in events[:index]:
+    prompt: list[Message] | None = []
+    for event in [*events[:index], target]:
         if event.trial != target.trial or event.kind not in MODEL_CALLS:
             continue
-        if event.messages is None:
-            return None
+        if event.messages and event.messages[0].role == "system":
+            prompt = []
+        if event is target:
+            break
+        if event.messages is None or prompt is None:
+            prompt = None
+            continue
         prompt += [*event.messages, Message(role="assistant", content=event.text)]
-    return prompt + target.messages
+    return None if prompt is None else prompt + target.messages
 
 
 class TaskOutcome(BaseModel):

@@ -27,7 +27,7 @@ def detect(path: Path) -> ViewKind:
         try:
             SQLiteStore(path, read_only=True).close()
         except StoreError as error:
-            raise UnviewablePathError(f"{path} is a file but not a memory store ({error}); {EXPECTED}") from error
+            raise UnviewablePathError(f"a file that is not a memory store: {error}; {EXPECTED}") from error
         return "store"
     if not path.is_dir():
         raise UnviewablePathError(f"{path} is neither a file nor a folder; {EXPECTED}")

@@ -40,14 +40,17 @@ def section(title: str, body: str, *, open_: bool = True, anchor: str = "") -> s
     return f"<details{where}{' open' if open_ else ''}><summary>{esc(title)}</summary>{body}</details>"
 
 
-def table(headers: Sequence[str], rows: Iterable[Sequence[str]], *, cls: str = "", row_attrs: Sequence[str] = ()) -> str:
+def table(
+    headers: Sequence[str], rows: Iterable[Sequence[str]], *, cls: str = "", row_attrs: Sequence[str] = (),
+    table_id: str = "",
+) -> str:
     """A table whose cells are already HTML (escape them first); `row_attrs` adds attributes per row."""
     head = "".join(f"<th>{esc(h)}</th>" for h in headers)
     body = []
     for index, row in enumerate(rows):
         extra = f" {row_attrs[index]}" if index < len(row_attrs) else ""
         body.append(f"<tr{extra}>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>")
-    klass = f" class={attr(cls)}" if cls else ""
+    klass = (f" id={attr(table_id)}" if table_id else "") + (f" class={attr(cls)}" if cls else "")
     return f"<table{klass}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
@@ -70,7 +73,7 @@ def diff(before: str, after: str, *, before_name: str = "original", after_name: 
     for line in lines:
         kind = "meta" if line.startswith(("---", "+++", "@@")) else {"+": "add", "-": "del"}.get(line[:1], "ctx")
         out.append(f'<span class="{kind}">{esc(line)}</span>')
-    return '<pre class="diff">' + "\n".join(out) + "</pre>"
+    return '<pre class="diff">' + "".join(out) + "</pre>"  # each line a block: no newline between
 
 
 def badge(text: object, kind: str) -> str:

@@ -13,9 +13,11 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from countermem.agents import Event, TaskOutcome
 from countermem.core import StoreError, UnviewablePathError
-from countermem.experiment import RunDir, read_transcript
+from countermem.experiment import RunDir
 from countermem.experiment._rundir import safe_name
 from countermem.memory import EvictionEvent, Record, SQLiteStore, StoreStats
 from countermem.view._detect import read_manifest
@@ -61,7 +63,13 @@ def record_history(path: Path, record_id: str) -> list[HistoryEntry]:
         ).fetchall()
     finally:
         conn.close()
-    return [HistoryEntry(Record.model_validate_json(body), str(at)) for body, at in rows]
+    entries = []
+    for body, at in rows:
+        try:
+            entries.append(HistoryEntry(Record.model_validate_json(body), str(at)))
+        except (ValidationError, ValueError, RecursionError):  # a damaged old version: the others still show
+            continue
+    return entries
 
 
 def evicted_record(path: Path, record_id: str) -> Record | None:
@@ -91,9 +99,21 @@ class RunData:
         config = self.manifest.get("config")
         return config if isinstance(config, dict) else {}
 
-    def transcript(self, task_id: str) -> list[Event]:
+    def transcript(self, task_id: str) -> tuple[list[Event], int]:
+        """The task's events, and how many lines did not read as one (a torn last line, an edit)."""
         path = self.path / "transcripts" / f"{safe_name(task_id)}.jsonl"
-        return list(read_transcript(path)) if path.is_file() else []
+        events: list[Event] = []
+        unreadable = 0
+        if not path.is_file():
+            return events, unreadable
+        for line in path.read_text(errors="replace").splitlines():
+            if not line.strip():
+                continue
+            try:
+                events.append(Event.model_validate_json(line))
+            except (ValidationError, ValueError):
+                unreadable += 1
+        return events, unreadable
 
 
 def load_run(path: Path, *, store: Path | None = None, study_root: Path | None = None) -> RunData:

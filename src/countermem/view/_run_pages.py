@@ -6,11 +6,12 @@ from collections.abc import Callable
 
 from countermem.agents import MODEL_CALLS, Event, TaskOutcome, prompt_of
 from countermem.llm import Message
-from countermem.view._html import LIST_CAP, badge, esc, facts, link, note, pre, section, table
+from countermem.view._html import LIST_CAP, attr, badge, esc, facts, filters, link, note, pre, section, table
 from countermem.view._ids import Links, record_id, run_id, store_id, task_id
 from countermem.view._load import RunData
 from countermem.view._store_pages import check_cell, pager
 
+TASKS_TABLE = "tasks"
 RecordLink = Callable[[str], str]
 """HTML for a record id: a link to its page when the run's store is known, else the bare id."""
 
@@ -59,10 +60,19 @@ def run_page(
     if pages > 1:
         body.append(note(f"tasks {(page - 1) * LIST_CAP + 1}-{(page - 1) * LIST_CAP + len(shown)} of {len(run.outcomes)}"))
         body.append(pager(pages, page, lambda n: links.href(run_id(key, n))))
-    body.append(table(
+    row_attrs = [
+        f"data-solved={attr('yes' if o.solved else 'no')} data-status={attr(o.final_status)} "
+        f"data-task={attr(o.task_id)} data-record={attr(' '.join(o.advice_record_ids))}"
+        for o in shown
+    ]
+    controls = filters(
+        TASKS_TABLE, {"solved": ["no", "yes"], "status": sorted({o.final_status for o in shown})},
+        {"task": "text in the task id", "record": "id of a record offered"},
+    )
+    body.append(controls + table(
         ["task", "solved", "utility", "status", "steps", "trials", "evaluator calls", "records offered",
          *([] if admitted is None else ["records admitted"]), "stop"],
-        rows, cls="tasks",
+        rows, cls="tasks", row_attrs=row_attrs, table_id=TASKS_TABLE,
     ) if shown else note("no task finished yet"))
     if run.unfinished:
         items = "".join(f"<li>{link(links.href(task_id(key, t)), t)}</li>" for t in run.unfinished[:LIST_CAP])
@@ -89,7 +99,7 @@ def _task_row(
 def task_page(
     run: RunData, key: str, task: str, links: Links, *, store_key: str | None
 ) -> tuple[str, str]:
-    events = run.transcript(task)
+    events, unreadable = run.transcript(task)
     outcome = next((o for o in run.outcomes if o.task_id == task), None)
     records = record_linker(run, store_key, links)
     body = [f"<h1>Task {esc(task)}</h1><p>{link(links.href(run_id(key)), f'← run {run.path}')}</p>"]
@@ -108,6 +118,8 @@ def task_page(
         body.append(f'<p class="admitted">records admitted from this task: {admitted}</p>')
     else:
         body.append(note("this task has no result line (unfinished)"))
+    if unreadable:
+        body.append(note(f"{unreadable} line(s) of the transcript do not read as events and are left out"))
     if not events:
         body.append(note("no transcript for this task"))
     elif not any(e.messages for e in events if e.kind in MODEL_CALLS):

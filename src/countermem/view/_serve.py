@@ -30,12 +30,20 @@ def make_server(site: Site, port: int = 0) -> ThreadingHTTPServer:
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
+            if not _loopback_host(self.headers.get("Host", "")):
+                # another site's page, pointed at this port by DNS rebinding, cannot read these pages
+                self._send(HTTPStatus.MISDIRECTED_REQUEST, _error_page(site, "only http://127.0.0.1 is served"))
+                return
             page = urlsplit(self.path).path
             try:
                 with lock:
                     document = site.document(page, links)
             except CountermemError as error:
                 self._send(HTTPStatus.INTERNAL_SERVER_ERROR, _error_page(site, str(error)))
+                return
+            except Exception as error:  # a bug drawing one page must not take the viewer down
+                logger.exception("view: drawing %s failed", page)
+                self._send(HTTPStatus.INTERNAL_SERVER_ERROR, _error_page(site, f"{type(error).__name__}: {error}"))
                 return
             if document is None:
                 self._send(HTTPStatus.NOT_FOUND, _error_page(site, f"no page {page} here"))
@@ -55,6 +63,11 @@ def make_server(site: Site, port: int = 0) -> ThreadingHTTPServer:
             logger.debug("view: " + format, *args)
 
     return ThreadingHTTPServer((HOST, port), Handler)
+
+
+def _loopback_host(host: str) -> bool:
+    name = host.rsplit(":", 1)[0] if host.count(":") == 1 or host.startswith("[") else host
+    return name.strip("[]") in ("127.0.0.1", "localhost", "::1")
 
 
 def url_of(server: ThreadingHTTPServer) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar, cast
 
+from countermem.core import UnviewablePathError
 from countermem.view._detect import ViewKind, detect
 from countermem.view._html import LIST_CAP, attr, shell
 from countermem.view._ids import STUDY_ID, Links, record_id, run_id, split, store_id, task_id
@@ -60,12 +61,10 @@ class Site:
             self._run(RUN_KEY)  # finds and registers its store
         else:
             self.home = STUDY_ID
-            study = self._study()
-            for ref in study.runs:
-                self.runs[ref.rel] = ref.path
-            for rel in study.stores:
-                self._add_store(self.path / rel)
+            self._study()  # finds and registers its runs and stores
         if self.given_store is not None:
+            if detect(self.given_store) != "store":
+                raise UnviewablePathError(f"--store {store} is a folder, not a memory store; give a store file")
             self._add_store(self.given_store)
 
     @property
@@ -103,15 +102,19 @@ class Site:
             return None
         study_root = self.path if self.kind == "study" else None
         store = self.given_store if self.kind == "run" else None
-        data = self._cached(
-            "run", key, modified(path / "results.jsonl"),
-            lambda: load_run(path, store=store, study_root=study_root),
-        )
+        stamp = max(modified(path / "results.jsonl"), modified(path / "transcripts"))
+        data = self._cached("run", key, stamp, lambda: load_run(path, store=store, study_root=study_root))
         self.run_stores[key] = self._add_store(data.store) if data.store is not None else None
         return data
 
     def _study(self) -> StudyData:
-        return self._cached("study", ".", modified(self.path / "report" / "report.md"), lambda: load_study(self.path))
+        stamp = max(modified(self.path / p) for p in ("manifest.json", "jobs", "report/report.md"))
+        study = self._cached("study", ".", stamp, lambda: load_study(self.path))
+        for ref in study.runs:
+            self.runs.setdefault(ref.rel, ref.path)
+        for rel in study.stores:
+            self._add_store(self.path / rel)
+        return study
 
     # --- pages -------------------------------------------------------------------------------
 

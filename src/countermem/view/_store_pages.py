@@ -62,8 +62,8 @@ def store_page(data: StoreData, key: str, links: Links, page: int = 1) -> tuple[
     records = table(
         ["id", "benchmark", "stage", "source task", "condition", "gain", "retrieved", "selected", "succeeded",
          "harmed", "version", "lesson"],
-        rows, cls="records", row_attrs=row_attrs,
-    ).replace("<table", f'<table id="{RECORDS_TABLE}"', 1)
+        rows, cls="records", row_attrs=row_attrs, table_id=RECORDS_TABLE,
+    )
     body = [f"<h1>Memory store {esc(data.path.name)}</h1>", summary, f"<h2>Records ({len(data.records)})</h2>"]
     if pages > 1:
         body.append(note(

@@ -72,8 +72,9 @@ def study_page(study: StudyData, links: Links) -> tuple[str, str]:
         RUNS_TABLE, {c: sorted({r.setting(c) for r in shown} - {""}) for c in ("stage", "method", "benchmark")}, {}
     )
     runs = (
-        controls + table(["run", *columns, "tasks", "solved", "success %"], rows, cls="runs", row_attrs=row_attrs)
-        .replace("<table", f'<table id="{RUNS_TABLE}"', 1)
+        controls + table(
+            ["run", *columns, "tasks", "solved", "success %"], rows, cls="runs", row_attrs=row_attrs, table_id=RUNS_TABLE
+        )
         if rows else note("no run has results yet")
     )
     if len(study.runs) > LIST_CAP:
