@@ -10,8 +10,10 @@ from its source task's reset state (the state construction checked them from, se
 store's history); it is only never offered again.
 
 A record that cannot be checked now (its benchmark is not installed, its data or task is gone,
-a check did not complete, its actions hold redacted secrets) is left live and reported as
-`unchecked` with the reason: being unable to check a record is no evidence against it.
+the improved action's check did not complete, its actions hold redacted secrets) is left live and
+reported as `unchecked` with the reason: being unable to check a record is no evidence against
+it. As in admission, the original action's check need not complete (a strategy that gave up is
+a failed action with its utility).
 
 An answer an agent could not parse (`malformed`) was never judged by a checker: its utility 0 is
 the agent's verdict, kept as it is, and only the improved action is checked again.
@@ -262,10 +264,9 @@ def _reverify_one(store: SQLiteStore, worlds: TaskWorlds, record: Record, min_ga
     except CountermemError as error:
         return unchecked(f"check failed: {type(error).__name__}: {_short(str(error))}")
     changed = _changes(record, resolved.checker, original, improved)
-    for name, result in (("original", original), ("improved", improved)):
-        if not result.completed:
-            return unchecked(f"check incomplete: the {name} action's check did not complete "
-                             f"(status {result.status})", changed)
+    if not improved.completed:  # as in admission: only the improved action's check must complete
+        return unchecked(f"check incomplete: the improved action's check did not complete "
+                         f"(status {improved.status})", changed)
     gain = improved.utility - original.utility
     if gain > min_gain + GAIN_EPSILON:
         why = f"gain {gain:.3f} ({improved.utility:.3f} - {original.utility:.3f}) is above {min_gain:.3f}"
@@ -317,7 +318,8 @@ def _changes(record: Record, checker: CheckerInfo | None, original: CheckResult,
 
 
 def _short(text: str) -> str:
-    return clip_middle(" ".join(text.split()), _DETAILS_LIMIT)[0]
+    """One line: a long text is clipped in the middle (the clip marker's own newlines removed too)."""
+    return " ".join(clip_middle(" ".join(text.split()), _DETAILS_LIMIT)[0].split())
 
 
 def _counts(lines: list[ReverifyLine]) -> ReverifyCounts:
