@@ -430,3 +430,18 @@ def test_a_long_checker_message_is_one_line_in_the_reason(tmp_path: Path) -> Non
         reverify(store, FakeWorlds(Verbose({})), on_line=lines.append)
     assert lines[0].verdict == "retired" and "\n" not in lines[0].reason
     assert "characters cut" in lines[0].reason and "last line" in lines[0].reason
+
+
+def test_a_counter_update_during_the_check_does_not_stop_the_retirement(tmp_path: Path) -> None:
+    with _store(tmp_path, [make(0)], retire_by_use=None) as store:
+        record = store.all()[0]
+
+        class Busy(FakeWorld):
+            def check(self, action: Action) -> CheckResult:
+                store.update_counters(record.id, retrieved=1)  # another agent used the record meanwhile
+                return super().check(action)
+
+        summary = reverify(store, FakeWorlds(Busy({})))
+        assert summary.run.retired == 1
+        retired = store.get(record.id)
+        assert retired.counters.retrieved == 2 and retired.version == record.version + 3

@@ -277,10 +277,23 @@ def _reverify_one(store: SQLiteStore, worlds: TaskWorlds, record: Record, min_ga
         + (f"; changed: {'; '.join(changed)}" if changed else "")
     )
     try:
-        store.retire(record.id, reason, expected_version=record.version)
+        _retire_as_checked(store, record, reason)
     except StoreError as error:
         return unchecked(f"not retired: {_short(str(error))}", changed)
     return decided("retired", reason, changed, gain)
+
+
+def _retire_as_checked(store: SQLiteStore, record: Record, reason: str) -> None:
+    """Retire the version checked; a newer one (counters moved meanwhile) only if its actions are the same."""
+    try:
+        store.retire(record.id, reason, expected_version=record.version)
+        return
+    except StoreError:
+        now = store.get(record.id)
+        same = (now.original_action, now.improved_action) == (record.original_action, record.improved_action)
+        if not now.live or not same:
+            raise
+    store.retire(record.id, reason, expected_version=now.version)
 
 
 def _check_both(resolved: Resolved, record: Record) -> tuple[CheckResult, CheckResult]:
