@@ -13,6 +13,7 @@ from countermem.cli._reverify import reverify_store
 from countermem.cli._run import run
 from countermem.cli._stages import construct, evaluate, train
 from countermem.cli._study import study
+from countermem.cli._view import view
 
 app = typer.Typer(
     name="countermem",
@@ -27,6 +28,7 @@ app.command()(train)
 app.command()(evaluate)
 app.command()(report)
 app.command()(study)
+app.command()(view)
 app.command(name="config-reference")(config_reference)
 app.add_typer(models_app, name="models")
 

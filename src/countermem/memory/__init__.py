@@ -98,6 +98,12 @@ from countermem.memory._lesson import (
     scrub_names,
     source_names,
 )
+from countermem.memory._onnx_embedding import (
+    ONNX_MODEL,
+    OnnxMiniLMEmbedder,
+    WindowCacheStats,
+    onnx_model_path,
+)
 from countermem.memory._provenance import build_provenance, model_weights
 from countermem.memory._record import (
     SITUATION_LIMIT,
@@ -191,6 +197,7 @@ __all__ = [
     "MAX_REDUNDANCY_RECORDS",
     "MINILM_DIM",
     "MIN_GAIN",
+    "ONNX_MODEL",
     "PLACEHOLDER",
     "PROGRESS_SUFFIX",
     "RETENTION_RULES",
@@ -235,6 +242,7 @@ __all__ = [
     "Member",
     "MiniLMEmbedder",
     "Not",
+    "OnnxMiniLMEmbedder",
     "Or",
     "PromptLimits",
     "Proposal",
@@ -285,6 +293,7 @@ __all__ = [
     "UtilityWeights",
     "Verdict",
     "Victim",
+    "WindowCacheStats",
     "applied_form_repair",
     "build_provenance",
     "candidate_features",
@@ -312,6 +321,7 @@ __all__ = [
     "normalise_action",
     "normalize_rows",
     "observation_for",
+    "onnx_model_path",
     "open_memory",
     "open_store",
     "parse_alternatives",
