@@ -142,6 +142,16 @@ class RegistryWorlds:
 
     options: BenchmarkOptions = field(default_factory=BenchmarkOptions)
     _loaded: dict[str, tuple[dict[str, Task], WorldModel, CheckerInfo] | str] = field(default_factory=dict)
+    _opened: list[object] = field(default_factory=list)
+
+    def close(self) -> None:
+        """Release what the benchmarks and world models hold (a judge process, a database copy) now."""
+        for opened in reversed(self._opened):
+            close = getattr(opened, "close", None)
+            if callable(close):
+                close()
+        self._opened.clear()
+        self._loaded.clear()
 
     def resolve(self, record: Record) -> Resolved:
         name = record.source.benchmark
@@ -165,12 +175,14 @@ class RegistryWorlds:
             return f"benchmark unknown: {name} is not in the registry (re-verify it from Python with its world model)"
         except CountermemError as error:
             return f"benchmark unavailable: {error}"
+        self._opened.append(benchmark)
         availability = benchmark.availability()
         if not availability.available:
             return f"data or checker missing: {availability.reason}"
         try:
             tasks = {task.id: task for task in benchmark.tasks()}
             world_model = benchmark.world_model()
+            self._opened.append(world_model)
         except CountermemError as error:
             return f"data or checker missing: {error}"
         return tasks, world_model, benchmark.checker()
@@ -195,8 +207,10 @@ def reverify(
 ) -> ReverifySummary:
     """Check the live records again and retire those whose gain no longer exceeds `min_gain`.
 
-    `benchmarks` limits the pass to records of those benchmarks; `limit` checks at most that many
-    records in this call (a later call resumes). `on_line` hears each record as it is decided.
+    `worlds` finds each record's task and world model (default: the benchmark registry, closed
+    again when the call returns). `benchmarks` limits the pass to records of those benchmarks;
+    `limit` checks at most that many records in this call (a later call resumes). `on_line`
+    hears each record as it is decided.
     """
     if store.read_only or store.frozen:
         raise StoreError(f"{store.path} is read-only or frozen; re-verification retires records, so open it writable")
@@ -206,8 +220,14 @@ def reverify(
         raise ConfigError(f"min_gain must lie in [0, 1), got {min_gain}; admission uses 0.05")
     if limit is not None and limit < 1:
         raise ConfigError(f"limit must be at least 1, got {limit}")
+    if worlds is None:
+        own = RegistryWorlds()
+        try:
+            return reverify(store, own, min_gain=min_gain, benchmarks=benchmarks, limit=limit,
+                            progress=progress, restart=restart, on_line=on_line)
+        finally:
+            own.close()
     started = time.perf_counter()
-    worlds = worlds or RegistryWorlds()
     path = progress or progress_path(store)
     log = _ProgressLog(path, str(store.path), min_gain, restart=restart)
     wanted = None if benchmarks is None else set(benchmarks)
