@@ -106,3 +106,23 @@ def test_reverify_refuses_a_missing_store_without_creating_it(tmp_path: Path) ->
     result = runner.invoke(app, ["memory", "reverify", str(missing)])
     assert result.exit_code == 2 and "no memory store" in result.output
     assert not missing.exists()
+
+
+def test_ctrl_c_keeps_what_was_checked_and_the_same_command_goes_on(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import countermem.cli._reverify as command
+
+    path, records = _store(tmp_path)
+    printed = command._print_line
+
+    def interrupt_after_two(line):  # type: ignore[no-untyped-def]
+        printed(line)
+        if line.record_id == records[1].id:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(command, "_print_line", interrupt_after_two)
+    stopped = runner.invoke(app, ["memory", "reverify", str(path)])
+    assert stopped.exit_code == 130 and "run the same command again" in stopped.output
+    monkeypatch.setattr(command, "_print_line", printed)
+    resumed = runner.invoke(app, ["memory", "reverify", str(path)])
+    assert resumed.exit_code == 0, resumed.output
+    assert "checked 3 records" in resumed.output and "resumed: 2 records" in resumed.output

@@ -127,12 +127,13 @@ def test_a_record_whose_check_changed_is_retired_with_the_reason_and_kept(tmp_pa
 def test_unchecked_records_stay_live_with_the_reason(tmp_path: Path) -> None:
     redacted = make(3).revised(improved_action=Action(content="SELECT '<SECRET:password>'"))
     records = [make(0), make(1), make(2), redacted]
-    world = FakeWorld({"good 0": 1.0, "good 1": 1.0}, statuses={"good 1": "timeout"})
+    world = FakeWorld({"good 0": 1.0, "good 1": 1.0}, statuses={"good 1": "timeout", "bad 0": "timeout"})
     with _store(tmp_path, records) as store:
         lines: list[ReverifyLine] = []
         summary = reverify(store, FakeWorlds(world, unknown={"t2"}), on_line=lines.append)
+        # as in admission, the original's check need not complete (record 0); the improved one's must
         assert [line.verdict for line in lines] == ["holds", "unchecked", "unchecked", "unchecked"]
-        assert lines[1].reason.startswith("check incomplete")
+        assert lines[1].reason.startswith("check incomplete: the improved action's check")
         assert lines[2].reason.startswith("task missing")
         assert lines[3].reason.startswith("actions redacted")
         assert summary.run.unchecked_reasons == {"actions redacted": 1, "check incomplete": 1, "task missing": 1}
@@ -416,3 +417,31 @@ def test_retire_settings_in_a_study_config_reach_the_construct_store(tmp_path: P
                                                       extra.get("retire_min_uses", 5))  # type: ignore[arg-type]
         # the defaults are left out of the stage config, so a run recorded before the settings resumes
         assert ("retire_harm_rate" in settings.flat()) is bool(extra)
+
+
+def test_a_long_checker_message_is_one_line_in_the_reason(tmp_path: Path) -> None:
+    class Verbose(FakeWorld):
+        def check(self, action: Action) -> CheckResult:
+            result = super().check(action)
+            return result.model_copy(update={"details": "line one\n" + "x " * 400 + "\nlast line"})
+
+    with _store(tmp_path, [make(0)]) as store:
+        lines: list[ReverifyLine] = []
+        reverify(store, FakeWorlds(Verbose({})), on_line=lines.append)
+    assert lines[0].verdict == "retired" and "\n" not in lines[0].reason
+    assert "characters cut" in lines[0].reason and "last line" in lines[0].reason
+
+
+def test_a_counter_update_during_the_check_does_not_stop_the_retirement(tmp_path: Path) -> None:
+    with _store(tmp_path, [make(0)], retire_by_use=None) as store:
+        record = store.all()[0]
+
+        class Busy(FakeWorld):
+            def check(self, action: Action) -> CheckResult:
+                store.update_counters(record.id, retrieved=1)  # another agent used the record meanwhile
+                return super().check(action)
+
+        summary = reverify(store, FakeWorlds(Busy({})))
+        assert summary.run.retired == 1
+        retired = store.get(record.id)
+        assert retired.counters.retrieved == 2 and retired.version == record.version + 3

@@ -31,7 +31,7 @@ from countermem.core import CheckResult, ConfigError, StoreError, terminal_safe
 from countermem.memory import Record, ScopeAccess, SQLiteStore, access_of
 
 memory_app = typer.Typer(
-    help="Inspect, export and freeze a memory store; the store itself is only read.",
+    help="Inspect, export and freeze a memory store (read only); `reverify` re-checks and retires records.",
     no_args_is_help=True,
     add_completion=False,
 )

@@ -47,15 +47,17 @@ def reverify_store(
     if not store.is_file():
         raise ConfigError(f"no memory store at {store}; check the path")
     opened = SQLiteStore(store)
+    worlds = RegistryWorlds(BenchmarkOptions(data_dir=data_dir))
     try:
         summary = reverify(
-            opened, RegistryWorlds(BenchmarkOptions(data_dir=data_dir)), min_gain=min_gain,
-            benchmarks=benchmark or None, limit=limit, progress=progress, restart=restart, on_line=_print_line,
+            opened, worlds, min_gain=min_gain, benchmarks=benchmark or None, limit=limit, progress=progress,
+            restart=restart, on_line=_print_line,
         )
     except KeyboardInterrupt:
         typer.echo("interrupted; every record checked so far is kept: run the same command again to go on", err=True)
         raise typer.Exit(INTERRUPTED_EXIT_CODE) from None
     finally:
+        worlds.close()
         opened.close()
     _print_summary(summary)
     if as_json:

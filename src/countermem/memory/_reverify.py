@@ -10,8 +10,10 @@ from its source task's reset state (the state construction checked them from, se
 store's history); it is only never offered again.
 
 A record that cannot be checked now (its benchmark is not installed, its data or task is gone,
-a check did not complete, its actions hold redacted secrets) is left live and reported as
-`unchecked` with the reason: being unable to check a record is no evidence against it.
+the improved action's check did not complete, its actions hold redacted secrets) is left live and
+reported as `unchecked` with the reason: being unable to check a record is no evidence against
+it. As in admission, the original action's check need not complete (a strategy that gave up is
+a failed action with its utility).
 
 An answer an agent could not parse (`malformed`) was never judged by a checker: its utility 0 is
 the agent's verdict, kept as it is, and only the improved action is checked again.
@@ -140,6 +142,16 @@ class RegistryWorlds:
 
     options: BenchmarkOptions = field(default_factory=BenchmarkOptions)
     _loaded: dict[str, tuple[dict[str, Task], WorldModel, CheckerInfo] | str] = field(default_factory=dict)
+    _opened: list[object] = field(default_factory=list)
+
+    def close(self) -> None:
+        """Release what the benchmarks and world models hold (a judge process, a database copy) now."""
+        for opened in reversed(self._opened):
+            close = getattr(opened, "close", None)
+            if callable(close):
+                close()
+        self._opened.clear()
+        self._loaded.clear()
 
     def resolve(self, record: Record) -> Resolved:
         name = record.source.benchmark
@@ -163,12 +175,14 @@ class RegistryWorlds:
             return f"benchmark unknown: {name} is not in the registry (re-verify it from Python with its world model)"
         except CountermemError as error:
             return f"benchmark unavailable: {error}"
+        self._opened.append(benchmark)
         availability = benchmark.availability()
         if not availability.available:
             return f"data or checker missing: {availability.reason}"
         try:
             tasks = {task.id: task for task in benchmark.tasks()}
             world_model = benchmark.world_model()
+            self._opened.append(world_model)
         except CountermemError as error:
             return f"data or checker missing: {error}"
         return tasks, world_model, benchmark.checker()
@@ -193,8 +207,10 @@ def reverify(
 ) -> ReverifySummary:
     """Check the live records again and retire those whose gain no longer exceeds `min_gain`.
 
-    `benchmarks` limits the pass to records of those benchmarks; `limit` checks at most that many
-    records in this call (a later call resumes). `on_line` hears each record as it is decided.
+    `worlds` finds each record's task and world model (default: the benchmark registry, closed
+    again when the call returns). `benchmarks` limits the pass to records of those benchmarks;
+    `limit` checks at most that many records in this call (a later call resumes). `on_line`
+    hears each record as it is decided.
     """
     if store.read_only or store.frozen:
         raise StoreError(f"{store.path} is read-only or frozen; re-verification retires records, so open it writable")
@@ -204,8 +220,14 @@ def reverify(
         raise ConfigError(f"min_gain must lie in [0, 1), got {min_gain}; admission uses 0.05")
     if limit is not None and limit < 1:
         raise ConfigError(f"limit must be at least 1, got {limit}")
+    if worlds is None:
+        own = RegistryWorlds()
+        try:
+            return reverify(store, own, min_gain=min_gain, benchmarks=benchmarks, limit=limit,
+                            progress=progress, restart=restart, on_line=on_line)
+        finally:
+            own.close()
     started = time.perf_counter()
-    worlds = worlds or RegistryWorlds()
     path = progress or progress_path(store)
     log = _ProgressLog(path, str(store.path), min_gain, restart=restart)
     wanted = None if benchmarks is None else set(benchmarks)
@@ -262,10 +284,9 @@ def _reverify_one(store: SQLiteStore, worlds: TaskWorlds, record: Record, min_ga
     except CountermemError as error:
         return unchecked(f"check failed: {type(error).__name__}: {_short(str(error))}")
     changed = _changes(record, resolved.checker, original, improved)
-    for name, result in (("original", original), ("improved", improved)):
-        if not result.completed:
-            return unchecked(f"check incomplete: the {name} action's check did not complete "
-                             f"(status {result.status})", changed)
+    if not improved.completed:  # as in admission: only the improved action's check must complete
+        return unchecked(f"check incomplete: the improved action's check did not complete "
+                         f"(status {improved.status})", changed)
     gain = improved.utility - original.utility
     if gain > min_gain + GAIN_EPSILON:
         why = f"gain {gain:.3f} ({improved.utility:.3f} - {original.utility:.3f}) is above {min_gain:.3f}"
@@ -276,10 +297,23 @@ def _reverify_one(store: SQLiteStore, worlds: TaskWorlds, record: Record, min_ga
         + (f"; changed: {'; '.join(changed)}" if changed else "")
     )
     try:
-        store.retire(record.id, reason, expected_version=record.version)
+        _retire_as_checked(store, record, reason)
     except StoreError as error:
         return unchecked(f"not retired: {_short(str(error))}", changed)
     return decided("retired", reason, changed, gain)
+
+
+def _retire_as_checked(store: SQLiteStore, record: Record, reason: str) -> None:
+    """Retire the version checked; a newer one (counters moved meanwhile) only if its actions are the same."""
+    try:
+        store.retire(record.id, reason, expected_version=record.version)
+        return
+    except StoreError:
+        now = store.get(record.id)
+        same = (now.original_action, now.improved_action) == (record.original_action, record.improved_action)
+        if not now.live or not same:
+            raise
+    store.retire(record.id, reason, expected_version=now.version)
 
 
 def _check_both(resolved: Resolved, record: Record) -> tuple[CheckResult, CheckResult]:
@@ -317,7 +351,8 @@ def _changes(record: Record, checker: CheckerInfo | None, original: CheckResult,
 
 
 def _short(text: str) -> str:
-    return clip_middle(" ".join(text.split()), _DETAILS_LIMIT)[0]
+    """One line: a long text is clipped in the middle (the clip marker's own newlines removed too)."""
+    return " ".join(clip_middle(" ".join(text.split()), _DETAILS_LIMIT)[0].split())
 
 
 def _counts(lines: list[ReverifyLine]) -> ReverifyCounts:
