@@ -219,8 +219,10 @@ def record_page(
             f"<span>retired {esc(when)}: {esc(r.retired_reason or '')}</span></div>"
         )
     verdict = store.reverify.latest.get(r.id) if store.reverify is not None else None
+    body.append(summary)
+    if verdict is not None:
+        body.append(section("Last re-verification", _verdict(verdict)))
     body += [
-        summary,
         section("Situation" + (" (middle cut)" if r.situation_truncated else ""), pre(r.situation)),
         section("Original vs improved action", actions),
         section("Check results", checks),
@@ -228,8 +230,6 @@ def record_page(
     ]
     if r.merged_from:
         body.append(section(f"Merged from {len(r.merged_from) + 1} records (every source task)", _merged(r)))
-    if verdict is not None:
-        body.append(section("Last re-verification", _verdict(verdict)))
     if r.lesson is not None:
         body.append(section("Lesson", _lesson(r)))
     body.append(section("Provenance", facts((k, esc(v)) for k, v in r.provenance.model_dump().items())))
