@@ -79,7 +79,7 @@ def test_reverify_retires_the_stale_record_and_lists_it_with_the_reason(tmp_path
     stats = runner.invoke(app, ["memory", "stats", str(path), "--json"])
     assert json.loads(stats.output)["retired"] == 1
     shown = runner.invoke(app, ["memory", "show", str(path), stale.id], env={"COLUMNS": "300"})
-    assert shown.exit_code == 0 and "retired (re-verified gain" in shown.output
+    assert shown.exit_code == 0 and "never offered: re-verified gain" in shown.output
 
 
 def test_reverify_resumes_with_limit_and_restarts(tmp_path: Path) -> None:

@@ -6,14 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from view_fixtures import RECORDS
+from view_fixtures import RECORDS, scoped_record
 
 from countermem.core import Advice, Decision, Outcome
 from countermem.experiment import RunConfig, RunDir, run_tasks, select_tasks
 from countermem.experiment._study import run_study
 from countermem.experiment._study_config import parse_study_config
 from countermem.llm import ScriptedLLM
-from countermem.memory import SQLiteStore
+from countermem.memory import ReverifyLine, ReverifyPass, SQLiteStore, progress_path
 
 
 @pytest.fixture(scope="session")
@@ -26,6 +26,34 @@ def store_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
         store.update_counters(RECORDS[0].id, retrieved=2, selected=1, succeeded=1)
         store.update_counters(RECORDS[0].id, retrieved=1, selected=1, harmed=1)
         store.evict(RECORDS[3].id, "wrong for this schema")
+    return path
+
+
+@pytest.fixture(scope="session")
+def lifecycle_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Scopes team-a and team-b, each with a live record, a retired one, an evicted one and two
+    records merged into one, and a reverify sidecar with verdicts on both scopes' records."""
+    path = tmp_path_factory.mktemp("lifecycle") / "memory.sqlite"
+    lines = []
+    with SQLiteStore(path) as store:
+        for scope, base in (("team-a", 10), ("team-b", 20)):
+            live, retired, evicted = (scoped_record(base + k, scope) for k in range(3))
+            for record in (live, retired, evicted):
+                store.add(record)
+            for k in (3, 4):
+                store.add(scoped_record(base + k, scope, merge_group=base))
+            store.retire(retired.id, f"gain +1.000 -> +0.000 ({scope}: checker upgraded)")
+            store.evict(evicted.id, f"stale for {scope}")
+            lines += [
+                ReverifyLine(record_id=live.id, benchmark="spider", task_id=live.source.task_id, version=1,
+                             old_gain=1.0, new_gain=1.0, verdict="holds", reason=f"still holds in {scope}"),
+                ReverifyLine(record_id=retired.id, benchmark="spider", task_id=retired.source.task_id, version=1,
+                             old_gain=1.0, new_gain=0.0, verdict="retired", reason=f"wrong now in {scope}",
+                             changed=["checker 1 -> 2"]),
+            ]
+        store.merge()
+    sidecar = [ReverifyPass(store=str(path), min_gain=0.05).model_dump_json()]
+    progress_path(path).write_text("\n".join(sidecar + [line.model_dump_json() for line in lines]) + "\n")
     return path
 
 

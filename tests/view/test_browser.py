@@ -1,8 +1,8 @@
 """The viewer in a real browser (headless Chromium through Selenium): pages load, a filter hides
 the records that do not match, a record offered in a transcript opens that record's page, and a
 `<script>` in an action never runs. A screenshot of each kind of page is saved to
-$COUNTERMEM_ARTIFACTS (else a temporary folder): view-store.png, view-record.png, view-run.png,
-view-task.png and view-study.png."""
+$COUNTERMEM_ARTIFACTS (else a temporary folder): view-store.png (a store with retired records),
+view-record.png, view-retired.png, view-run.png, view-task.png and view-study.png."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from view_fixtures import RECORDS
 
+from countermem.memory import SQLiteStore
 from countermem.view import Site, make_server, url_of, write_html
 from required_tools import missing_tool, require_chromium
 
@@ -81,7 +82,6 @@ def test_the_store_page_loads_and_a_filter_hides_other_records(browser, store_pa
         browser.get(url)
         assert browser.find_element(By.TAG_NAME, "h1").text == "Memory store memory.sqlite"
         assert sorted(_visible_records(browser)) == sorted(r.id for r in RECORDS[:3])
-        browser.save_screenshot(str(artifacts / "view-store.png"))
         Select(browser.find_element(By.CSS_SELECTOR, 'select[data-key="benchmark"]')).select_by_value("bird")
         assert _visible_records(browser) == [RECORDS[1].id]
         assert browser.find_element(By.CSS_SELECTOR, ".filters .count").text == "1 of 3 shown"
@@ -96,6 +96,37 @@ def test_the_store_page_loads_and_a_filter_hides_other_records(browser, store_pa
         assert "-FROM user3" in lines and "+SELECT \"</pre><script>window.cmPwned=1</script>\" FROM users" in lines
         assert "<script>window.cmPwned=1</script>" in browser.find_element(By.CSS_SELECTOR, "pre.improved").text
         assert browser.execute_script("return window.cmPwned === undefined")
+
+
+def test_the_status_filter_shows_live_or_retired_records(browser, lifecycle_store: Path, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    with SQLiteStore(lifecycle_store, read_only=True) as store:
+        live, retired = [r.id for r in store.all()], [r.id for r in store.retired()]
+        retired_b = next(r.id for r in store.retired() if r.scope == "team-b")
+    assert len(live) == 4 and len(retired) == 2
+    with _Served(Site(lifecycle_store)) as url:
+        browser.get(url)
+        assert sorted(_visible_records(browser)) == sorted(live + retired)
+        browser.execute_script("window.scrollTo(0, document.querySelector('h2').offsetTop - 140)")
+        browser.save_screenshot(str(artifacts / "view-store.png"))
+        status = Select(browser.find_element(By.CSS_SELECTOR, 'select[data-key="status"]'))
+        status.select_by_value("retired")
+        assert sorted(_visible_records(browser)) == sorted(retired)
+        assert browser.find_element(By.CSS_SELECTOR, ".filters .count").text == "2 of 6 shown"
+        status.select_by_value("live")
+        assert sorted(_visible_records(browser)) == sorted(live)
+        status.select_by_value("retired")
+        Select(browser.find_element(By.CSS_SELECTOR, 'select[data-key="scope"]')).select_by_value("team-b")
+        assert _visible_records(browser) == [retired_b]
+        status.select_by_value("")
+        Select(browser.find_element(By.CSS_SELECTOR, 'select[data-key="scope"]')).select_by_value("")
+        assert len(_visible_records(browser)) == 6
+        browser.find_element(By.LINK_TEXT, retired_b).click()
+        assert browser.find_element(By.TAG_NAME, "h1").text == f"Record {retired_b}"
+        assert browser.find_element(By.CSS_SELECTOR, ".retired-box b").text == "retired — never offered"
+        browser.save_screenshot(str(artifacts / "view-retired.png"))
 
 
 def test_a_record_offered_in_a_transcript_opens_that_record(  # type: ignore[no-untyped-def]

@@ -32,3 +32,20 @@ RECORDS = [
     make_record(3, improved_action=Action(content=SCRIPT_ACTION)),
     make_record(4, benchmark="bird"),
 ]
+
+SECRET_A = "SECRET-OF-TEAM-A"
+"""Text only scope team-a's records hold: a scope-B view must never carry it."""
+
+
+def scoped_record(i: int, scope: str, *, merge_group: int | None = None) -> Record:
+    """A record of `scope`; records of one `merge_group` hold the same correction (they merge)."""
+    extra: dict[str, object] = {"scope": scope}
+    if merge_group is not None:
+        extra["original_action"] = Action(content=f"SELECT * FROM item{merge_group}")
+        extra["improved_action"] = Action(content=f"SELECT * FROM items{merge_group}")
+        extra["condition"] = '"items" in tables'
+    record = make_record(i, **extra)
+    if scope == "team-a":
+        record = record.model_copy(update={"situation": f"{record.situation}\n{SECRET_A}"})
+        record = Record.model_validate({**record.model_dump(), "id": ""})  # the id hashes the new situation
+    return record

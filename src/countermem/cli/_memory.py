@@ -164,7 +164,7 @@ def _find(store: SQLiteStore, record_id: str) -> tuple[Record, bool]:
     """The record with this id or unique id prefix; the flag says it was found among evictions."""
     if record_id in store:
         return store.get(record_id), False
-    matches = [r for r in store.all() if r.id.startswith(record_id)]
+    matches = [r for r in store.all() + store.retired() if r.id.startswith(record_id)]
     if len(matches) == 1:
         return matches[0], False
     if len(matches) > 1:
@@ -203,7 +203,9 @@ def show(
         record, evicted = _find(opened, record_id)
         versions = len(opened.history(record.id)) if not evicted else None
     console = _console()
-    title = f"record {record.id}  version {record.version}" + ("  [EVICTED]" if evicted else "")
+    title = f"record {record.id}  version {record.version}" + (
+        "  [EVICTED]" if evicted else "" if record.live else "  [RETIRED: never offered]"
+    )
     c = record.counters
     summary = Table.grid(padding=(0, 2))
     rows = [
@@ -212,7 +214,7 @@ def show(
         ("source", f"task {record.source.task_id} ({record.source.benchmark}, stage {record.source.stage})"),
         ("created", record.created_at.isoformat()),
         ("utility gain", f"{record.utility_gain:+.4f}"),
-        ("status", record.status + (f" ({record.retired_reason})" if record.retired_reason else "")),
+        ("status", _status(record)),
         ("condition", record.condition.canonical),
         ("condition as written", record.condition.source or "(empty: universal)"),
         ("rationale", record.rationale or "(none)"),
@@ -258,6 +260,13 @@ def show(
     console.print(_check_table(record.original_check, record.improved_check))
     if record.lesson is not None:
         console.print(_lesson_panel(record))
+
+
+def _status(record: Record) -> str:
+    if record.live:
+        return "live"
+    when = f" {record.retired_at.isoformat(timespec='seconds')}" if record.retired_at else ""
+    return f"retired{when}, never offered: {record.retired_reason}"
 
 
 def _merged_sources(record: Record) -> str:

@@ -1,7 +1,8 @@
 """`countermem view PATH`: look at a memory store, a run folder or a study folder in a browser.
 
 Served on 127.0.0.1 until Ctrl-C (the address is printed; `--open` opens it), or written into one
-self-contained HTML file with `--out`. Nothing viewed is written to.
+self-contained HTML file with `--out`. Nothing viewed is written to. `--scope` (with
+`--read-scope`) shows a store as a reader of that scope sees it, as `countermem memory` does.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Annotated
 import typer
 
 from countermem.cli._common import console, friendly_errors, print_warning
+from countermem.cli._memory import ReadScopeOpt, ScopeOpt, _access
 from countermem.view import Site, make_server, url_of, write_html
 
 PathArg = Annotated[Path, typer.Argument(help="a memory store file, a run folder or a study folder")]
@@ -38,9 +40,11 @@ def view(
     out: OutOpt = None,
     force: ForceOpt = False,
     store: StoreOpt = None,
+    scope: ScopeOpt = None,
+    read_scope: ReadScopeOpt = None,
 ) -> None:
     """Show a memory store, a run folder or a study folder as web pages (local only)."""
-    site = Site(path, store=store)
+    site = Site(path, store=store, access=_access(scope, read_scope))
     if out is not None:
         written = write_html(site, out, overwrite=force)
         console.print(f"{site.kind} view written to {written} ({written.stat().st_size // 1024} KiB)")

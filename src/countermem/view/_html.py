@@ -115,6 +115,9 @@ summary{cursor:pointer;font-weight:600;padding:2px 0}
 .badge.passed,.badge.yes{background:#1a7f37}.badge.wrong,.badge.error,.badge.no,.badge.malformed{background:#b42318}
 .badge.timeout,.badge.rejected,.badge.unchecked{background:#9a6700}
 .note{color:#6b7280;font-style:italic}
+.retired-box{background:#fde2e1;border:1px solid #b42318;border-radius:4px;padding:8px 12px;margin:8px 0}
+.retired-box b{color:#b42318;margin-right:8px}
+tr.retired td{background:#f3f4f6;color:#6b7280}
 .filters{background:#fff;border:1px solid #d5d9e0;padding:8px;margin:8px 0}
 .filters label{margin-right:14px}
 .cols{display:grid;grid-template-columns:1fr 1fr;gap:12px}

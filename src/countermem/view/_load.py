@@ -19,7 +19,16 @@ from countermem.agents import Event, TaskOutcome
 from countermem.core import StoreError, UnviewablePathError
 from countermem.experiment import RunDir
 from countermem.experiment._rundir import safe_name
-from countermem.memory import EvictionEvent, Record, SQLiteStore, StoreStats
+from countermem.memory import (
+    EvictionEvent,
+    Record,
+    ReverifyLine,
+    ReverifyPass,
+    ScopeAccess,
+    SQLiteStore,
+    StoreStats,
+    progress_path,
+)
 from countermem.view._detect import read_manifest
 
 SKIPPED_FOLDERS = frozenset({"cache", "jobs", "report", "__pycache__"})
@@ -34,28 +43,89 @@ class HistoryEntry:
     replaced_at: str
 
 
+@dataclass(frozen=True)
+class ReverifyData:
+    """The store's re-verification sidecar (`STORE.reverify.jsonl`): the pass it belongs to and
+    the last verdict on each record this view may read."""
+
+    header: ReverifyPass | None
+    latest: dict[str, ReverifyLine]
+    unreadable: int
+    """Lines that did not read (a torn last line of a pass in progress, an edit)."""
+
+    def counts(self) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for line in self.latest.values():
+            found[line.verdict] = found.get(line.verdict, 0) + 1
+        return dict(sorted(found.items()))
+
+
 @dataclass
 class StoreData:
     path: Path
     stats: StoreStats
     records: list[Record]
+    """The live records (the ones that may be offered), in admission order."""
     evictions: list[EvictionEvent]
     frozen: bool
+    retired: list[Record] = field(default_factory=list)
+    """Retired records: kept, never offered (`memory reverify`, retirement by use)."""
+    access: ScopeAccess | None = None
+    """The reader the store was opened as (None: the owner's view of every scope)."""
+    reverify: ReverifyData | None = None
+
+    @property
+    def listed(self) -> list[Record]:
+        """What the record list shows: the live records, then the retired ones."""
+        return self.records + self.retired
 
     def find(self, record_id: str) -> Record | None:
-        return next((r for r in self.records if r.id == record_id), None)
+        return next((r for r in self.listed if r.id == record_id), None)
 
 
-def load_store(path: Path) -> StoreData:
-    with SQLiteStore(path, read_only=True) as store:
-        return StoreData(
-            path=path, stats=store.stats(), records=store.all(), evictions=store.evictions(), frozen=store.frozen
+def load_store(path: Path, access: ScopeAccess | None = None) -> StoreData:
+    with SQLiteStore(path, read_only=True, access=access) as store:
+        data = StoreData(
+            path=path, stats=store.stats(), records=store.all(), evictions=store.evictions(), frozen=store.frozen,
+            retired=store.retired(), access=access,
         )
+    readable = {r.id for r in data.listed} | {e.record_id for e in data.evictions}
+    data.reverify = read_reverify(progress_path(path), readable)
+    return data
 
 
-def record_history(path: Path, record_id: str) -> list[HistoryEntry]:
+def read_reverify(path: Path, readable: set[str]) -> ReverifyData | None:
+    """The sidecar's last line per record, for the `readable` ids only (the sidecar names every
+    scope's records); None when there is no sidecar. Only read: a torn line is skipped, not cut."""
+    if not path.is_file():
+        return None
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as error:
+        raise UnviewablePathError(f"{path} cannot be read ({error}); move it aside to view the store") from error
+    header: ReverifyPass | None = None
+    latest: dict[str, ReverifyLine] = {}
+    unreadable = 0
+    for number, line in enumerate(text):
+        if not line.strip():
+            continue
+        try:
+            if number == 0:
+                header = ReverifyPass.model_validate_json(line)
+                continue
+            entry = ReverifyLine.model_validate_json(line)
+        except (ValidationError, ValueError):
+            unreadable += 1
+            continue
+        if entry.record_id in readable:
+            latest[entry.record_id] = entry
+    return ReverifyData(header=header, latest=latest, unreadable=unreadable)
+
+
+def record_history(path: Path, record_id: str, access: ScopeAccess | None = None) -> list[HistoryEntry]:
     """Every replaced version of a record, oldest first, live or evicted (the store's own
-    `history` covers live records only, and does not say when a version was replaced)."""
+    `history` covers live records only, and does not say when a version was replaced); with
+    `access`, only versions of the scopes it may read."""
     conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
     try:
         rows = conn.execute(
@@ -69,11 +139,11 @@ def record_history(path: Path, record_id: str) -> list[HistoryEntry]:
             entries.append(HistoryEntry(Record.model_validate_json(body), str(at)))
         except (ValidationError, ValueError, RecursionError):  # a damaged old version: the others still show
             continue
-    return entries
+    return [e for e in entries if access is None or access.can_read(e.record)]
 
 
-def evicted_record(path: Path, record_id: str) -> Record | None:
-    with SQLiteStore(path, read_only=True) as store:
+def evicted_record(path: Path, record_id: str, access: ScopeAccess | None = None) -> Record | None:
+    with SQLiteStore(path, read_only=True, access=access) as store:
         try:
             return store.evicted_record(record_id)
         except StoreError:  # never evicted: the page says the record is unknown

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TypeVar, cast
 
 from countermem.core import UnviewablePathError
+from countermem.memory import ScopeAccess, progress_path
 from countermem.view._detect import ViewKind, detect
 from countermem.view._html import LIST_CAP, attr, shell
 from countermem.view._ids import STUDY_ID, Links, record_id, run_id, split, store_id, task_id
@@ -44,9 +45,15 @@ T = TypeVar("T")
 class Site:
     """The pages of one store, run folder or study folder (see the module docstring)."""
 
-    def __init__(self, path: Path, *, store: Path | None = None) -> None:
+    def __init__(self, path: Path, *, store: Path | None = None, access: ScopeAccess | None = None) -> None:
         self.path = path.absolute()
         self.kind: ViewKind = detect(self.path)
+        if access is not None and self.kind != "store":
+            raise UnviewablePathError(
+                f"--scope shows one reader's records of a memory store, and {path} is a {self.kind} folder, whose "
+                "transcripts hold the advice of every scope its runs read; give the store file with --scope"
+            )
+        self.access = access
         self.given_store = store.absolute() if store is not None else None
         self.stores: dict[str, Path] = {}
         self.runs: dict[str, Path] = {}
@@ -69,7 +76,7 @@ class Site:
 
     @property
     def label(self) -> str:
-        return f"{self.kind} {self.path}"
+        return f"{self.kind} {self.path}" + (f" as a reader of {self.access.describe()}" if self.access else "")
 
     # --- data, read again when its files change --------------------------------------------
 
@@ -94,7 +101,8 @@ class Site:
         path = self.stores.get(key)
         if path is None:
             return None
-        return self._cached("store", key, modified(path), lambda: load_store(path))
+        stamp = max(modified(path), modified(progress_path(path)))
+        return self._cached("store", key, stamp, lambda: load_store(path, self.access))
 
     def _run(self, key: str) -> RunData | None:
         path = self.runs.get(key)
@@ -151,8 +159,8 @@ class Site:
         record = data.find(rid)
         evicted = record is None
         if record is None:
-            record = evicted_record(data.path, rid)
-        history = record_history(data.path, rid) if record is not None else []
+            record = evicted_record(data.path, rid, self.access)
+        history = record_history(data.path, rid, self.access) if record is not None else []
         return record_page(record, rid, data, key, links, history, evicted=evicted)
 
     def document(self, page: str, links: Links) -> str | None:
@@ -180,9 +188,9 @@ class Site:
             data = self._store(key)
             if data is None:
                 continue
-            pages = max(1, -(-len(data.records) // LIST_CAP))
+            pages = max(1, -(-len(data.listed) // LIST_CAP))
             yield from (store_id(key, n) for n in range(1, pages + 1))
-            ids = [r.id for r in data.records] + [e.record_id for e in data.evictions]
+            ids = [r.id for r in data.listed] + [e.record_id for e in data.evictions]
             yield from (record_id(key, r) for r in dict.fromkeys(ids))
 
     def single_file(self) -> str:

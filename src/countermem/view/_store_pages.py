@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 
 from countermem.core import CheckResult
-from countermem.memory import Record
+from countermem.memory import Record, ReverifyLine
 from countermem.view._html import (
     LIST_CAP,
     badge,
@@ -21,20 +21,26 @@ from countermem.view._html import (
     table,
 )
 from countermem.view._ids import Links, record_id, store_id
-from countermem.view._load import HistoryEntry, StoreData
+from countermem.view._load import HistoryEntry, ReverifyData, StoreData
 
 RECORDS_TABLE = "records"
 
 
 def store_page(data: StoreData, key: str, links: Links, page: int = 1) -> tuple[str, str]:
-    """The title and body of one page (`LIST_CAP` records) of a store's record list."""
+    """The title and body of one page (`LIST_CAP` records) of a store's record list: the live
+    records, then the retired ones (kept, never offered)."""
     stats = data.stats
-    pages = max(1, -(-len(data.records) // LIST_CAP))
+    listed = data.listed
+    pages = max(1, -(-len(listed) // LIST_CAP))
     page = min(max(page, 1), pages)
-    shown = data.records[(page - 1) * LIST_CAP : page * LIST_CAP]
+    shown = listed[(page - 1) * LIST_CAP : page * LIST_CAP]
     summary = facts([
         ("file", esc(data.path)),
+        *([("read as", esc(data.access.describe()) + " " + note_inline("other scopes are not shown"))]
+          if data.access is not None else []),
         ("records", f"{stats.count} of capacity {stats.capacity}" + (" (frozen snapshot)" if data.frozen else "")),
+        ("retired (kept, never offered)", str(len(data.retired))),
+        ("by scope", esc(_counts(_by_scope(listed)) or "none")),
         ("retention", esc(stats.retention)),
         ("by benchmark", esc(_counts(stats.by_benchmark))),
         ("mean utility gain", "–" if stats.mean_gain is None else f"{stats.mean_gain:.3f}"),
@@ -42,33 +48,39 @@ def store_page(data: StoreData, key: str, links: Links, page: int = 1) -> tuple[
         ("reuse (retrieved / selected / succeeded / harmed)",
          f"{stats.reuse.retrieved} / {stats.reuse.selected} / {stats.reuse.succeeded} / {stats.reuse.harmed}"),
         ("evictions by reason", esc(_counts(stats.evictions_by_reason) or "none")),
+        ("re-verification", _reverify_summary(data.reverify)),
         ("quarantined (unreadable)", str(len(stats.quarantined))),
         ("redactions", esc(_counts(stats.redactions) or "none")),
     ])
     controls = filters(
         RECORDS_TABLE,
         {
-            "benchmark": sorted({r.benchmark for r in data.records}),
-            "stage": sorted({r.source.stage for r in data.records}),
+            "status": ["live", "retired"],
+            "scope": sorted({r.scope for r in listed}),
+            "benchmark": sorted({r.benchmark for r in listed}),
+            "stage": sorted({r.source.stage for r in listed}),
         },
         {"condition": "text in the condition (none = universal)", "text": "id, task or action text"},
     )
     rows = [_record_row(r, key, links) for r in shown]
     row_attrs = [
+        f"data-status={_a(r.status)} data-scope={_a(r.scope)} "
         f"data-benchmark={_a(r.benchmark)} data-stage={_a(r.source.stage)} data-condition={_a(r.condition.canonical)} "
         f"data-text={_a(' '.join([r.id, r.source.task_id, r.task_brief, r.improved_action.content[:400]]))}"
+        + (' class="retired"' if not r.live else "")
         for r in shown
     ]
     records = table(
-        ["id", "benchmark", "stage", "source task", "condition", "gain", "retrieved", "selected", "succeeded",
-         "harmed", "version", "lesson"],
+        ["id", "status", "scope", "benchmark", "stage", "source task", "condition", "gain", "retrieved", "selected",
+         "succeeded", "harmed", "version", "lesson"],
         rows, cls="records", row_attrs=row_attrs, table_id=RECORDS_TABLE,
     )
-    body = [f"<h1>Memory store {esc(data.path.name)}</h1>", summary, f"<h2>Records ({len(data.records)})</h2>"]
+    heading = f"Records ({len(data.records)} live, {len(data.retired)} retired)"
+    body = [f"<h1>Memory store {esc(data.path.name)}</h1>", summary, f"<h2>{esc(heading)}</h2>"]
     if pages > 1:
         body.append(note(
-            f"records {(page - 1) * LIST_CAP + 1}-{(page - 1) * LIST_CAP + len(shown)} of {len(data.records)} "
-            f"({LIST_CAP} a page); the filters act on this page"
+            f"records {(page - 1) * LIST_CAP + 1}-{(page - 1) * LIST_CAP + len(shown)} of {len(listed)} "
+            f"({LIST_CAP} a page, live first); the filters act on this page"
         ))
         body.append(pager(pages, page, lambda n: links.href(store_id(key, n))))
     body += [controls, records if shown else note("the store holds no records")]
@@ -77,6 +89,27 @@ def store_page(data: StoreData, key: str, links: Links, page: int = 1) -> tuple[
         rows_q = [[esc(i), esc(why)] for i, why in list(stats.quarantined.items())[:LIST_CAP]]
         body.append(section("Quarantined records", table(["id", "why it cannot be read"], rows_q)))
     return f"store {data.path.name}", "".join(body)
+
+
+def note_inline(text: str) -> str:
+    return f'<span class="note">({esc(text)})</span>'
+
+
+def _by_scope(records: list[Record]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for r in records:
+        found[r.scope] = found.get(r.scope, 0) + 1
+    return found
+
+
+def _reverify_summary(reverify: ReverifyData | None) -> str:
+    if reverify is None:
+        return note_inline("never run (no reverify sidecar beside the store)")
+    parts = [f"{n} {verdict}" for verdict, n in reverify.counts().items()] or ["no record of this view checked"]
+    header = reverify.header
+    when = f"pass begun {header.started_at:%Y-%m-%d %H:%M}, min gain {header.min_gain:g}" if header else "no pass line"
+    torn = f"; {reverify.unreadable} line(s) unreadable" if reverify.unreadable else ""
+    return esc(f"{', '.join(parts)} (last verdict per record; {when}{torn})")
 
 
 def _a(value: object) -> str:
@@ -98,8 +131,10 @@ def _record_row(r: Record, key: str, links: Links) -> list[str]:
     c = r.counters
     lesson = "–" if r.lesson is None else badge("verified" if r.lesson.verified else "not verified",
                                                "yes" if r.lesson.verified else "no")
+    status = badge("live", "yes") if r.live else badge("retired", "no")
     return [
-        link(links.href(record_id(key, r.id)), r.id, record=r.id), esc(r.benchmark), esc(r.source.stage),
+        link(links.href(record_id(key, r.id)), r.id, record=r.id), status, esc(r.scope), esc(r.benchmark),
+        esc(r.source.stage),
         esc(r.source.task_id), f"<code>{esc(r.condition.canonical)}</code>", f"{r.utility_gain:+.3f}",
         str(c.retrieved), str(c.selected), str(c.succeeded), str(c.harmed), str(r.version), lesson,
     ]
@@ -144,10 +179,11 @@ def record_page(
             f"<h1>Record {esc(record_key)}</h1><p>{back}</p>"
             + note(f"no record {record_key} in {store.path}: neither live nor evicted (it may be from another store)")
         )
-    state = badge("evicted", "no") if evicted else badge("live", "yes")
     r = record
+    state = badge("evicted", "no") if evicted else badge("live", "yes") if r.live else badge("retired", "no")
     summary = facts([
         ("state", state),
+        ("scope", esc(r.scope)),
         ("version", str(r.version)),
         ("domain / benchmark", esc(f"{r.domain} / {r.benchmark}")),
         ("stage", esc(r.source.stage)),
@@ -175,18 +211,54 @@ def record_page(
         ("harmed", str(c.harmed)),
         ("last used", esc(c.last_used_at.isoformat(timespec="seconds")) if c.last_used_at else "never"),
     ])
-    body = [
-        f"<h1>Record {esc(r.id)}</h1><p>{back}</p>", summary,
+    body = [f"<h1>Record {esc(r.id)}</h1><p>{back}</p>"]
+    if not r.live:
+        when = r.retired_at.isoformat(timespec="seconds") if r.retired_at else "time not recorded"
+        body.append(
+            '<div class="retired-box"><b>retired — never offered</b> '
+            f"<span>retired {esc(when)}: {esc(r.retired_reason or '')}</span></div>"
+        )
+    verdict = store.reverify.latest.get(r.id) if store.reverify is not None else None
+    body.append(summary)
+    if verdict is not None:
+        body.append(section("Last re-verification", _verdict(verdict)))
+    body += [
         section("Situation" + (" (middle cut)" if r.situation_truncated else ""), pre(r.situation)),
         section("Original vs improved action", actions),
         section("Check results", checks),
         section("Reuse counters", counters),
     ]
+    if r.merged_from:
+        body.append(section(f"Merged from {len(r.merged_from) + 1} records (every source task)", _merged(r)))
     if r.lesson is not None:
         body.append(section("Lesson", _lesson(r)))
     body.append(section("Provenance", facts((k, esc(v)) for k, v in r.provenance.model_dump().items())))
     body.append(section(f"Version history ({len(history) + 1} versions)", _history(r, history)))
     return f"record {r.id}", "".join(body)
+
+
+def _merged(r: Record) -> str:
+    """Every record merged into this one, with the task each was learnt from."""
+    own = [esc(r.id) + " " + note_inline("this record, kept"), "–", esc(r.source.task_id), esc(r.source.benchmark),
+           esc(r.source.stage)]
+    rows = [own] + [
+        [esc(m.record_id), str(m.version), esc(m.source.task_id), esc(m.source.benchmark), esc(m.source.stage)]
+        for m in r.merged_from
+    ]
+    return table(["record", "version merged", "source task", "benchmark", "stage"], rows)
+
+
+def _verdict(line: ReverifyLine) -> str:
+    kind = {"holds": "yes", "retired": "no", "unchecked": "unchecked"}[line.verdict]
+    new = "–" if line.new_gain is None else f"{line.new_gain:+.3f}"
+    return facts([
+        ("verdict", badge(line.verdict, kind)),
+        ("gain (admitted → now)", esc(f"{line.old_gain:+.3f} → {new}")),
+        ("reason", esc(line.reason) or "–"),
+        ("what changed", esc("; ".join(line.changed)) or "–"),
+        ("version checked", str(line.version)),
+        ("checked", esc(line.at.isoformat(timespec="seconds"))),
+    ])
 
 
 def _lesson(r: Record) -> str:
