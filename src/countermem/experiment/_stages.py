@@ -88,7 +88,7 @@ class MemorySettings(BaseModel):
     store: Path
     capacity: int = 200
     retention: str = "utility"
-    embedder: Literal["minilm", "onnx", "lexical"] = "minilm"
+    embedder: Literal["minilm", "onnx", "onnx-int8", "lexical"] = "minilm"
     k: int = 3
     scope: Literal["domain", "benchmark"] = "domain"
     rank: Literal["similarity", "random", "shuffled"] = "similarity"

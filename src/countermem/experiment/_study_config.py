@@ -117,10 +117,11 @@ class MemoryConfig(_Strict):
 
     capacity: int = 200
     """Records the store holds; beyond it the retention rule evicts."""
-    embedder: Literal["minilm", "onnx", "lexical"] = "minilm"
+    embedder: Literal["minilm", "onnx", "onnx-int8", "lexical"] = "minilm"
     """How situations are embedded for ranking: `minilm` (all-MiniLM-L6-v2 on torch), `onnx` (the same
-    model as int8 ONNX on onnxruntime, `countermem models pull minilm-l6-onnx-int8`; docs/embedding.md)
-    or `lexical` (no model)."""
+    model as an int8-weight ONNX file on onnxruntime, no torch; `countermem models pull
+    minilm-l6-onnx-int8`), `onnx-int8` (that file with int8 multiplies: faster, neighbours further
+    from minilm's; docs/embedding.md) or `lexical` (no model)."""
     k: int = 3
     """Records offered at most per decision (after the condition filter and ranking)."""
     selector: Literal["dqn", "top1", "skip", "random"] = "dqn"

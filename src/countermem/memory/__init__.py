@@ -59,6 +59,7 @@ from countermem.memory._embedding import (
     EmbedderUnavailableError,
     LexicalEmbedder,
     MiniLMEmbedder,
+    WindowCacheStats,
     make_embedder,
     normalize_rows,
 )
@@ -98,12 +99,7 @@ from countermem.memory._lesson import (
     scrub_names,
     source_names,
 )
-from countermem.memory._onnx_embedding import (
-    ONNX_MODEL,
-    OnnxMiniLMEmbedder,
-    WindowCacheStats,
-    onnx_model_path,
-)
+from countermem.memory._onnx_embedding import ONNX_MODEL, OnnxMiniLMEmbedder, onnx_model_path
 from countermem.memory._provenance import build_provenance, model_weights
 from countermem.memory._record import (
     SITUATION_LIMIT,
