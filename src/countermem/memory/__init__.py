@@ -170,6 +170,7 @@ from countermem.memory._store import (
     StoreStats,
     file_sha256,
     open_store,
+    records_from_jsonl,
 )
 
 __all__ = [
@@ -304,6 +305,7 @@ __all__ = [
     "parse_single",
     "record_key_text",
     "record_tokens",
+    "records_from_jsonl",
     "redact_lesson",
     "redact_record_data",
     "redundancy_of",
