@@ -114,7 +114,7 @@ def _mixed_store(path: Path) -> tuple[list[Record], list[Record]]:
     with SQLiteStore(path) as store:
         for record in [*a_records, *b_records]:
             store.add(record)
-        store.update_counters(a_records[0].id, retrieved=5, selected=5, harmed=4)
+        store.update_counters(a_records[0].id, retrieved=5, selected=5, harmed=2)  # below retirement by use
         store.evict(a_records[1].id, f"stale {SECRET}")
     return a_records, b_records
 

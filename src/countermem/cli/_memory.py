@@ -2,9 +2,10 @@
 
 `list`, `show`, `stats`, `export` and `freeze` open the store read-only, so they are safe to run
 while a construct run is writing, and work on frozen snapshots as well; `import` and `merge`
-write, each in one store transaction per record or merge. `--scope` (and `--read-scope` for
-scopes shared with it) shows only what a reader of that scope may read (`countermem.memory._scope`);
-without it a command sees every scope. Record text is untrusted (model-written), so everything
+write, each in one store transaction per record or merge, and `memory reverify` (in `_reverify`)
+retires records. `--scope` (and `--read-scope` for scopes shared with it) shows only what a
+reader of that scope may read (`countermem.memory._scope`); without it a command sees every
+scope. Record text is untrusted (model-written), so everything
 printed from a record goes through `terminal_safe`: an escape sequence in a record shows as text
 and cannot clear the screen or retitle the window. A file is never written over without
 `--force`, and a store is never written over by its own export.
@@ -30,7 +31,7 @@ from countermem.core import CheckResult, ConfigError, StoreError, terminal_safe
 from countermem.memory import Record, ScopeAccess, SQLiteStore, access_of, records_from_jsonl
 
 memory_app = typer.Typer(
-    help="Inspect, export and freeze a memory store; the store itself is only read.",
+    help="Inspect, export and freeze a memory store (read only); `reverify` re-checks and retires records.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -112,34 +113,51 @@ def list_records(
     domain: Annotated[str | None, typer.Option(help="Only records of this domain.")] = None,
     benchmark: Annotated[str | None, typer.Option(help="Only records of this benchmark.")] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Show at most this many records.")] = None,
+    retired: Annotated[
+        bool, typer.Option("--retired", help="Show the retired records (kept, never offered) with the reason.")
+    ] = False,
     scope: ScopeOpt = None,
     read_scope: ReadScopeOpt = None,
 ) -> None:
-    """One line per record, in admission order."""
+    """One line per record, in admission order (the live ones, or with --retired the retired ones)."""
     with _opened(store, _access(scope, read_scope)) as opened:
-        records = opened.search(domain=domain, benchmark=benchmark, limit=limit)
-        total = len(opened)
+        if retired:
+            pool = opened.retired()
+            records = [
+                r for r in pool
+                if (domain is None or r.domain == domain) and (benchmark is None or r.benchmark == benchmark)
+            ][:limit]
+            total = len(pool)
+        else:
+            records = opened.search(domain=domain, benchmark=benchmark, limit=limit)
+            total = len(opened)
         _report_quarantined(opened)
-    table = Table(title=_text(f"{len(records)} of {total} records in {store}"))
+    kind = "retired records" if retired else "records"
+    table = Table(title=_text(f"{len(records)} of {total} {kind} in {store}"))
     table.add_column("id", no_wrap=True, min_width=18)
     table.add_column("scope", no_wrap=True)
     table.add_column("benchmark", no_wrap=True)
     table.add_column("gain", justify="right")
-    table.add_column("condition", overflow="fold")
-    table.add_column("sel/succ/harm", justify="right", no_wrap=True)
-    table.add_column("v", justify="right")
+    if retired:  # the reasons follow the table, one line each (they are long); conditions are in `show`
+        table.add_column("sel/succ/harm", justify="right", no_wrap=True)
+        table.add_column("retired at", no_wrap=True)
+    else:
+        table.add_column("condition", overflow="fold")
+        table.add_column("sel/succ/harm", justify="right", no_wrap=True)
+        table.add_column("v", justify="right")
     for record in records:
         c = record.counters
-        table.add_row(
-            _text(record.id),
-            _text(record.scope),
-            _text(record.benchmark),
-            f"{record.utility_gain:+.3f}",
-            _text(record.condition.canonical),
-            f"{c.selected}/{c.succeeded}/{c.harmed}",
-            str(record.version),
-        )
-    _console().print(table)
+        uses = f"{c.selected}/{c.succeeded}/{c.harmed}"
+        head = (_text(record.id), _text(record.scope), _text(record.benchmark), f"{record.utility_gain:+.3f}")
+        if retired:
+            when = f"{record.retired_at:%Y-%m-%d %H:%M}" if record.retired_at else "?"
+            table.add_row(*head, uses, when)
+        else:
+            table.add_row(*head, _text(record.condition.canonical), uses, str(record.version))
+    console = _console()
+    console.print(table)
+    for record in records if retired else []:
+        console.print(_text(f"{record.id}: {record.retired_reason}"), soft_wrap=True)
 
 
 def _find(store: SQLiteStore, record_id: str) -> tuple[Record, bool]:
@@ -194,6 +212,7 @@ def show(
         ("source", f"task {record.source.task_id} ({record.source.benchmark}, stage {record.source.stage})"),
         ("created", record.created_at.isoformat()),
         ("utility gain", f"{record.utility_gain:+.4f}"),
+        ("status", record.status + (f" ({record.retired_reason})" if record.retired_reason else "")),
         ("condition", record.condition.canonical),
         ("condition as written", record.condition.source or "(empty: universal)"),
         ("rationale", record.rationale or "(none)"),
@@ -307,6 +326,7 @@ def stats(
     reuse = result.reuse
     lines = [
         ("records", f"{result.count} / capacity {result.capacity}"),
+        ("retired (kept, not offered)", str(result.retired)),
         ("retention", result.retention),
         ("frozen", "yes" if result.frozen else "no"),
         ("mean gain", mean),

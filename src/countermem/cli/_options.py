@@ -45,7 +45,7 @@ Unsafe = Annotated[
 Store = Annotated[Path, typer.Option(help="memory store file (SQLite)")]
 Capacity = Annotated[int, typer.Option(help="records the store keeps")]
 Retention = Annotated[str, typer.Option(help="utility | similarity | recency | random")]
-Embedder = Annotated[str, typer.Option(help="minilm | lexical (no model)")]
+Embedder = Annotated[str, typer.Option(help="minilm | onnx (int8 MiniLM, no torch) | lexical (no model)")]
 Conditions = Annotated[
     bool, typer.Option("--conditions/--no-conditions", help="filter and render applicability conditions")
 ]

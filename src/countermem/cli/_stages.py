@@ -39,8 +39,8 @@ def _stage(stage: Literal["construct", "train", "evaluate"], params: dict[str, A
     selector = params.get("selector", "dqn")
     if selector not in ("dqn", "skip", "top1", "random"):
         raise ConfigError(f"unknown selector {selector!r}; choose dqn, skip, top1 or random")
-    if params.get("embedder", "minilm") not in ("minilm", "lexical"):
-        raise ConfigError("--embedder must be minilm or lexical")
+    if params.get("embedder", "minilm") not in ("minilm", "onnx", "lexical"):
+        raise ConfigError("--embedder must be minilm, onnx or lexical")
     settings = MemorySettings(
         store=params["store"],
         capacity=params.get("capacity", 200),

@@ -29,6 +29,7 @@ from countermem.core._errors import (
     ParseError,
     SandboxError,
     StoreError,
+    UnviewablePathError,
     WorldModelError,
 )
 from countermem.core._files import sha256_file
@@ -90,6 +91,7 @@ __all__ = [
     "SandboxError",
     "StoreError",
     "Task",
+    "UnviewablePathError",
     "Usage",
     "WorldModelError",
     "clip_middle",

@@ -86,3 +86,7 @@ class ArtifactMismatchError(CountermemError):
 
 class BudgetExceededError(CountermemError):
     """A step, token or call budget ran out."""
+
+
+class UnviewablePathError(CountermemError):
+    """`countermem view` was given a path that is not a memory store, a run folder or a study folder."""

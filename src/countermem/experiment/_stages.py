@@ -39,6 +39,8 @@ from countermem.experiment._rundir import RunDir
 from countermem.experiment._runner import ProgressCallback, RunConfig, run_tasks
 from countermem.llm import LLM, token_counter
 from countermem.memory import (
+    DEFAULT_RETIRE_HARM_RATE,
+    DEFAULT_RETIRE_MIN_USES,
     DEFAULT_SCOPE,
     AdmissionReport,
     Admitter,
@@ -54,6 +56,7 @@ from countermem.memory import (
     Proposal,
     Record,
     Rendering,
+    RetireByUse,
     Retriever,
     ScopeAccess,
     SQLiteStore,
@@ -85,7 +88,7 @@ class MemorySettings(BaseModel):
     store: Path
     capacity: int = 200
     retention: str = "utility"
-    embedder: Literal["minilm", "lexical"] = "minilm"
+    embedder: Literal["minilm", "onnx", "lexical"] = "minilm"
     k: int = 3
     scope: Literal["domain", "benchmark"] = "domain"
     rank: Literal["similarity", "random", "shuffled"] = "similarity"
@@ -116,6 +119,9 @@ class MemorySettings(BaseModel):
     max_advice_tokens: int | None = None
     redact: bool = True
     """Replace secrets in records with typed placeholders before they are stored (`countermem.memory._redact`)."""
+    retire_harm_rate: float = DEFAULT_RETIRE_HARM_RATE
+    retire_min_uses: int = DEFAULT_RETIRE_MIN_USES
+    """Retirement by use in the construct stage's writable store (`countermem.memory.RetireByUse`)."""
     record_scope: str = DEFAULT_SCOPE
     """The scope (team, project, tenant) records are written to and read from (`countermem.memory._scope`)."""
     readable_scopes: tuple[str, ...] = ()
@@ -147,8 +153,9 @@ class MemorySettings(BaseModel):
             data["lesson"] = self.lesson.model_dump_json()
         data["readable_scopes"] = ",".join(self.readable_scopes)
         for name, default in (("rendering", "correction"), ("repeat_offers", True), ("max_advice_tokens", None),
-                              ("redact", True), ("record_scope", DEFAULT_SCOPE), ("readable_scopes", ""),
-                              ("merge", False)):
+                              ("redact", True), ("retire_harm_rate", DEFAULT_RETIRE_HARM_RATE),
+                              ("retire_min_uses", DEFAULT_RETIRE_MIN_USES), ("record_scope", DEFAULT_SCOPE),
+                              ("readable_scopes", ""), ("merge", False)):
             if data[name] == default:
                 del data[name]  # a run recorded before these settings existed resumes unchanged
         return data
@@ -334,7 +341,8 @@ def _construct_store(settings: MemorySettings) -> SQLiteStore:
     settings.store.parent.mkdir(parents=True, exist_ok=True)
     return SQLiteStore(
         settings.store, capacity=settings.capacity, retention=settings.retention, seed=settings.seed,
-        durable=True, access=settings.access,
+        durable=True, retire_by_use=RetireByUse(settings.retire_harm_rate, settings.retire_min_uses),
+        access=settings.access,
     )
 
 

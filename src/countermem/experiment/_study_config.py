@@ -117,8 +117,10 @@ class MemoryConfig(_Strict):
 
     capacity: int = 200
     """Records the store holds; beyond it the retention rule evicts."""
-    embedder: Literal["minilm", "lexical"] = "minilm"
-    """How situations are embedded for ranking: `minilm` (all-MiniLM-L6-v2) or `lexical` (no model)."""
+    embedder: Literal["minilm", "onnx", "lexical"] = "minilm"
+    """How situations are embedded for ranking: `minilm` (all-MiniLM-L6-v2 on torch), `onnx` (the same
+    model as int8 ONNX on onnxruntime, `countermem models pull minilm-l6-onnx-int8`; docs/embedding.md)
+    or `lexical` (no model)."""
     k: int = 3
     """Records offered at most per decision (after the condition filter and ranking)."""
     selector: Literal["dqn", "top1", "skip", "random"] = "dqn"
@@ -140,6 +142,10 @@ class MemoryConfig(_Strict):
     """Learn from malformed answers (no `Action:` line) and advise after them; opt-in (harmed on humaneval)."""
     redact: bool = True
     """Replace secrets (keys, tokens, passwords, e-mail addresses) in records with placeholders before storing."""
+    retire_harm_rate: float = Field(default=0.5, ge=0.0, le=1.0)
+    """A record that harmed more than this share of its selected uses is retired (kept, never offered); 1: never."""
+    retire_min_uses: int = Field(default=5, ge=1)
+    """Selected uses a record needs before `retire_harm_rate` can retire it (`memory list --retired` shows them)."""
     scope: str = DEFAULT_SCOPE
     """The scope (team, project, tenant) the study's records are written to; only its records and those of
     `readable_scopes` are offered."""

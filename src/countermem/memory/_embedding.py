@@ -1,5 +1,7 @@
 """Text embedders for retrieval: MiniLM sentence embeddings, or a lexical fallback.
 
+(`_onnx_embedding.OnnxMiniLMEmbedder`, the `onnx` kind, runs the same MiniLM as int8 ONNX.)
+
 Every embedder returns float32 rows of unit L2 norm, so that cosine similarity is a plain dot
 product and a record matrix times a query vector ranks a whole store at once.
 
@@ -41,8 +43,8 @@ from countermem.core import CheckerUnavailableError, ConfigError
 
 FloatRows = npt.NDArray[np.float32]
 
-EmbedderKind = Literal["minilm", "lexical"]
-EMBEDDER_KINDS: tuple[EmbedderKind, ...] = ("minilm", "lexical")
+EmbedderKind = Literal["minilm", "onnx", "lexical"]
+EMBEDDER_KINDS: tuple[EmbedderKind, ...] = ("minilm", "onnx", "lexical")
 
 MINILM_DIM = 384
 LEXICAL_DIM = 512
@@ -269,9 +271,14 @@ def _load_minilm(path: str) -> Any:
 
 
 def make_embedder(kind: str = "minilm", *, cache_size: int = DEFAULT_CACHE_SIZE) -> Embedder:
-    """The embedder named `kind`: `minilm` (sentence embeddings) or `lexical` (no model needed)."""
+    """The embedder named `kind`: `minilm` (sentence embeddings on torch), `onnx` (the same model
+    as int8 ONNX on onnxruntime, see `_onnx_embedding`) or `lexical` (no model needed)."""
     if kind == "minilm":
         return MiniLMEmbedder(cache_size=cache_size)
+    if kind == "onnx":
+        from countermem.memory._onnx_embedding import OnnxMiniLMEmbedder  # it imports this module
+
+        return OnnxMiniLMEmbedder(cache_size=cache_size)
     if kind == "lexical":
         return LexicalEmbedder(cache_size=cache_size)
     raise ConfigError(f"unknown embedder {kind!r}; choose one of {', '.join(EMBEDDER_KINDS)}")

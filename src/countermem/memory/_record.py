@@ -35,6 +35,9 @@ GAIN_TOLERANCE = 1e-9
 Stage = Literal["construct", "train", "heldout", "manual"]
 """Where a record was made; `manual` is a record a person wrote or imported."""
 
+RecordStatus = Literal["live", "retired"]
+"""`retired`: kept in the store and its history, never offered (`countermem.memory._reverify`)."""
+
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
@@ -228,6 +231,10 @@ class Record(_Frozen):
     redactions: dict[str, int] = Field(default_factory=dict)
     """Secrets replaced by placeholders before the record was stored, counted by kind
     (`countermem.memory._redact`); empty when nothing was found or redaction was off."""
+    status: RecordStatus = "live"
+    """A retired record stays in the store (and `memory list --retired`) but is never offered."""
+    retired_reason: str | None = None
+    retired_at: datetime | None = None
     scope: str = DEFAULT_SCOPE
     """Who may read the record (`countermem.memory._scope`); part of the id unless `default`."""
     merged_from: list[MergedSource] = Field(default_factory=list)
@@ -288,7 +295,22 @@ class Record(_Frozen):
             raise ValueError(f"situation is longer than SITUATION_LIMIT={SITUATION_LIMIT}")
         if self.embedding is not None and not self.embedding:
             raise ValueError("embedding is empty; use None when there is no embedding")
+        if (self.status == "retired") != (self.retired_reason is not None):
+            raise ValueError("a retired record needs its retired_reason, and only a retired record has one")
         return self
+
+    @property
+    def live(self) -> bool:
+        """Whether the record may be offered (not retired)."""
+        return self.status == "live"
+
+    def marked_retired(self, reason: str, at: datetime | None = None) -> Record:
+        """This version marked retired (same version: the store stores it as the next one)."""
+        if not reason.strip():
+            raise ValueError("say why the record is retired; the reason is kept with it")
+        return self.model_copy(
+            update={"status": "retired", "retired_reason": reason.strip(), "retired_at": at or utc_now()}
+        )
 
     def applies(self, facts: Facts) -> bool:
         return self.condition.applies(facts)

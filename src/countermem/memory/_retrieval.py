@@ -497,8 +497,9 @@ class Retriever:
             current = list(self._provider())
         else:
             current = list(records) if self.access is None else self.access.visible(records)
+        offerable = [r for r in current if r.live]  # a retired record is never offered, whoever lists it
         by_id: dict[str, Record] = {}
-        for record in current:
+        for record in offerable:
             if record.id in by_id:
                 raise StoreError(f"record id {record.id} appears twice in the records given to retrieval")
             by_id[record.id] = record
@@ -508,7 +509,7 @@ class Retriever:
             index.remove(record_id)
         fresh: list[Record] = []
         updated = 0
-        for record in current:
+        for record in offerable:
             old = index.records.get(record.id)
             if old is None:
                 fresh.append(record)

@@ -54,6 +54,12 @@ of it). Without an access a store object is the owner's view of every scope.
 Nothing is silently rewritten: a change to a record stores a new version and moves the previous
 one into `record_history`; an eviction moves the record into `evictions` with the rule, the
 reason and the scores the rule decided on.
+
+A retired record (`retire`, by re-verification, or by use: `RetireByUse` applied in
+`update_counters`) stays in `records` as a new version with `status = "retired"` and its reason.
+`all`, `search` and `len` are the live records only, so nothing that offers records sees it,
+and it does not count against the capacity; `get`, `history` and `retired()` still return it.
+Its id is not admitted again: the same correction found again is reported as already stored.
 """
 
 from __future__ import annotations
@@ -88,6 +94,7 @@ from countermem.memory._retention import (
     UtilityWeights,
     make_retention,
 )
+from countermem.memory._retire_by_use import RetireByUse
 from countermem.memory._scope import DEFAULT_SCOPE, ScopeAccess
 
 logger = logging.getLogger(__name__)
@@ -173,6 +180,8 @@ class StoreStats(_Frozen):
     """Records set aside because they no longer parse: id -> why (they are not in `count`)."""
     redactions: dict[str, int] = Field(default_factory=dict)
     """Secrets replaced by placeholders in the stored records, by kind (`Record.redactions`)."""
+    retired: int = 0
+    """Records kept but never offered (not in `count`, not against the capacity)."""
     by_scope: dict[str, int] = Field(default_factory=dict)
     """Records by scope (only the scopes the store object may read)."""
 
@@ -253,6 +262,8 @@ class SQLiteStore:
     `capacity`, `retention` and `seed` default to what the file recorded when it was created
     (200, `utility`, 0); passing them changes what the file records. The random rule draws from
     `random.Random(f"{seed}:{n}")` for the n-th eviction, so a reopened store draws the same.
+    `retire_by_use` is this object's policy for counter updates (not recorded in the file; None
+    retires nothing by use).
     """
 
     def __init__(
@@ -265,6 +276,7 @@ class SQLiteStore:
         read_only: bool = False,
         durable: bool = False,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT_S,
+        retire_by_use: RetireByUse | None = RetireByUse(),  # noqa: B008 - frozen, shared safely
         access: ScopeAccess | None = None,
     ) -> None:
         self.path = str(path)
@@ -274,6 +286,7 @@ class SQLiteStore:
         self.access = access
         """The scopes this object shows and writes (None: every scope, the store owner's view)."""
         self.busy_timeout = busy_timeout
+        self.retire_by_use = retire_by_use
         self._mutex = threading.RLock()
         self._lock: IO[bytes] | None = None
         self._alone = True
@@ -282,12 +295,14 @@ class SQLiteStore:
         self._quarantined_scope: dict[str, str | None] = {}
         self._versions: dict[str, int] = {}
         self._records: dict[str, Record] = {}
+        """Live records, in admission order."""
+        self._retired: dict[str, Record] = {}
         self._index: RedundancyIndex | None = None
         try:
             self._conn = self._connect(durable)
             self._data_version = self._read_data_version()
             self._setup(capacity, retention, seed)
-            self._records = self._load()
+            self._load()
             self._eviction_count = int(self._conn.execute("SELECT COUNT(*) FROM evictions").fetchone()[0])
         except sqlite3.OperationalError as error:
             self._abandon()
@@ -477,15 +492,19 @@ class SQLiteStore:
         except CountermemError as error:
             raise StoreError(f"{self.path}: {error}; pass the retention rule explicitly") from error
 
-    def _load(self) -> dict[str, Record]:
-        records: dict[str, Record] = {}
+    def _load(self) -> None:
+        records: list[Record] = []
         rows = self._conn.execute("SELECT id, version, body FROM records ORDER BY seq").fetchall()
         for record_id, version, body in rows:
             self._versions[str(record_id)] = int(version)
             record = self._parse_row(str(record_id), body)
             if record is not None:
-                records[record.id] = record
-        return records
+                records.append(record)
+        self._split(records)
+
+    def _split(self, records: list[Record]) -> None:
+        self._records = {r.id: r for r in records if r.live}
+        self._retired = {r.id: r for r in records if not r.live}
 
     def _parse_row(self, record_id: str, body: str) -> Record | None:
         try:
@@ -534,11 +553,11 @@ class SQLiteStore:
             fresh[record_id] = self._parse_row(record_id, body)
         present = {record_id for record_id, _ in rows}
         gone = [record_id for record_id in self._versions if record_id not in present]
-        records: dict[str, Record] = {}
+        records: list[Record] = []
         for record_id, _ in rows:
-            record = fresh[record_id] if record_id in fresh else self._records.get(record_id)
+            record = fresh[record_id] if record_id in fresh else self._stored(record_id)
             if record is not None:
-                records[record_id] = record
+                records.append(record)
         for record_id in gone:
             self._quarantined.pop(record_id, None)
         if self._index is not None:
@@ -546,11 +565,11 @@ class SQLiteStore:
                 if record_id in self._index:
                     self._index.remove(record_id)
             for record_id, record in fresh.items():
-                if record is not None:
+                if record is not None and record.live:
                     self._index.add(record)
                 elif record_id in self._index:
                     self._index.remove(record_id)
-        self._records = records
+        self._split(records)
         self._versions = dict(rows)
         self._capacity = int(_read_meta(conn, "capacity") or self._capacity)
         self._eviction_count = int(conn.execute("SELECT COUNT(*) FROM evictions").fetchone()[0])
@@ -573,9 +592,9 @@ class SQLiteStore:
         records = self._records.values()
         return list(records) if self.access is None else self.access.visible(records)
 
-    def _readable(self, record_id: object) -> bool:
-        record = self._records.get(record_id) if isinstance(record_id, str) else None
-        return record is not None and (self.access is None or self.access.can_read(record))
+    def _visible_retired(self) -> list[Record]:
+        records = self._retired.values()
+        return list(records) if self.access is None else self.access.visible(records)
 
     def _eviction_rows(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Rows of the eviction log whose record this object may read (the body is the last column)."""
@@ -631,25 +650,46 @@ class SQLiteStore:
 
     @_locked
     def __contains__(self, record_id: object) -> bool:
+        """Whether the record is stored, live or retired."""
         self._sync()
-        return self._readable(record_id)
+        return self._stored(record_id) is not None
+
+    def _stored(self, record_id: object) -> Record | None:
+        """The record, live or retired, if this object may read it."""
+        if not isinstance(record_id, str):
+            return None
+        record = self._records.get(record_id)
+        if record is None:
+            record = self._retired.get(record_id)
+        if record is None or (self.access is not None and not self.access.can_read(record)):
+            return None
+        return record
 
     # --- reading -------------------------------------------------------------------------------
 
     @_locked
     def get(self, record_id: str) -> Record:
+        """The record, live or retired."""
         self._sync()
-        if not self._readable(record_id):
+        record = self._stored(record_id)
+        if record is None:
             where = "" if self.access is None else f" readable in {self.access.describe()}"
             raise StoreError(
                 f"no record {record_id!r}{where} in {self.path}; `countermem memory list` shows the ids"
             )
-        return self._records[record_id]
+        return record
 
     @_locked
     def all(self) -> list[Record]:
+        """The live records (the ones that may be offered), in admission order."""
         self._sync()
         return self._visible()
+
+    @_locked
+    def retired(self) -> list[Record]:
+        """The retired records, in admission order: kept, never offered."""
+        self._sync()
+        return self._visible_retired()
 
     @_locked
     def search(
@@ -723,6 +763,7 @@ class SQLiteStore:
             ),
             quarantined=self.quarantined,
             redactions=dict(sorted(sum((Counter(r.redactions) for r in records), Counter[str]()).items())),
+            retired=len(self._visible_retired()),
         )
 
     # --- writing -------------------------------------------------------------------------------
@@ -751,7 +792,7 @@ class SQLiteStore:
                         f"{self._quarantined[record.id]}); it cannot be replaced in this "
                         "store, so add the record to a new one"
                     )
-                if record.id in self._records:
+                if record.id in self._records or record.id in self._retired:
                     return []
                 index = self._redundancy_index()
                 if index is not None:
@@ -881,7 +922,8 @@ class SQLiteStore:
         with self._transaction():
             record = self.get(record_id)
             event = self._log_eviction(record, "manual", reason.strip(), {})
-        del self._records[record_id]
+        self._records.pop(record_id, None)
+        self._retired.pop(record_id, None)
         del self._versions[record_id]
         self._eviction_count += 1
         if self._index is not None:
@@ -902,7 +944,8 @@ class SQLiteStore:
         """Add to a record's reuse counters; this stores a new version and keeps the old one.
 
         The increments apply to the version current when the write lock is held, so increments
-        from any number of processes all count.
+        from any number of processes all count. A live record whose new counters cross the
+        `retire_by_use` line is retired in the same version.
         """
         self._require_writable()
         with self._transaction():
@@ -913,6 +956,33 @@ class SQLiteStore:
                 )
             except (ValueError, ValidationError) as error:
                 raise StoreError(f"cannot update counters of {record_id}: {error}") from error
+            why = None if self.retire_by_use is None or not new.live else self.retire_by_use.reason(new.counters)
+            if why is not None:
+                new = new.marked_retired(why, at)
+                logger.info("record %s in %s is retired: %s", record_id, self.path, why)
+            self._write_version(old, new)
+        return self._replaced(old, new)
+
+    @_locked
+    def retire(self, record_id: str, reason: str, *, expected_version: int | None = None) -> Record:
+        """Retire a live record: a new version that is kept (with the reason) but never offered.
+
+        Nothing is deleted: the previous version moves to `record_history`, and `retired()`,
+        `get` and `memory list --retired` still show it. Retiring a retired record is refused.
+        """
+        self._require_writable()
+        if not reason.strip():
+            raise StoreError("say why the record is retired; the reason is kept with it")
+        with self._transaction():
+            old = self.get(record_id)
+            if not old.live:
+                raise StoreError(f"record {record_id} is already retired ({old.retired_reason})")
+            if expected_version is not None and old.version != expected_version:
+                raise StoreError(
+                    f"record {record_id} was read at version {expected_version} but is now at version "
+                    f"{old.version} (another writer changed it); read it again and redo the change"
+                )
+            new = old.marked_retired(reason).model_copy(update={"version": old.version + 1})
             self._write_version(old, new)
         return self._replaced(old, new)
 
@@ -972,7 +1042,8 @@ class SQLiteStore:
 
     @_locked
     def export_jsonl(self, path: str | Path, *, overwrite: bool = False) -> int:
-        """One record per line, in admission order; `Record.model_validate_json` reads a line back.
+        """One record per line, the live ones in admission order then the retired ones;
+        `Record.model_validate_json` reads a line back.
 
         An existing file is replaced only with `overwrite=True`, and never when it is this store
         itself (or one of its journal or lock files): an export must not destroy what it reads.
@@ -993,7 +1064,7 @@ class SQLiteStore:
         )
         try:
             with handle:
-                visible = self._visible()
+                visible = [*self._visible(), *self._visible_retired()]
                 for record in visible:
                     handle.write(record.model_dump_json() + "\n")
             os.replace(handle.name, target)
@@ -1094,8 +1165,14 @@ class SQLiteStore:
             )
 
     def _replaced(self, old: Record, new: Record) -> Record:
-        self._records[new.id] = new
         self._versions[new.id] = new.version
+        if not new.live:
+            self._records.pop(new.id, None)
+            self._retired[new.id] = new
+            if self._index is not None and new.id in self._index:
+                self._index.remove(new.id)
+            return new
+        self._records[new.id] = new
         if self._index is not None and (
             new.situation != old.situation
             or new.improved_action != old.improved_action
