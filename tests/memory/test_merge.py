@@ -152,3 +152,25 @@ def test_memory_merge_prints_what_merged(tmp_path: Path) -> None:
     assert "merged 1 records into 1 (one transaction)" in done.output
     with SQLiteStore(tmp_path / "m.db", read_only=True) as store:
         assert len(store) == 2
+
+
+def test_a_construct_stage_with_merge_on_merges_at_admission(tmp_path: Path) -> None:
+    """SIMULATED sql-shop construct (split seed 0): three tasks replace `customers` by `clients`."""
+    from countermem.domains import load_benchmark
+    from countermem.experiment import RunConfig, RunDir, select_tasks, simulated_llm_for
+    from countermem.experiment._stages import MemorySettings, construct_memory
+
+    bench = load_benchmark("sql-shop")
+    config = RunConfig(benchmark="sql-shop", backbone="simulated", model="simulated", split="construct")
+    tasks = select_tasks(bench, config)
+    llm = simulated_llm_for(bench, bench.tasks(), seed=0)
+    counts = {}
+    for merge in (False, True):
+        settings = MemorySettings(store=tmp_path / f"{merge}.sqlite", embedder="lexical", merge=merge)
+        construct_memory(config, settings, llm, bench, tasks, RunDir(tmp_path / f"c-{merge}"), simulated=True)
+        with SQLiteStore(settings.store, read_only=True) as store:
+            counts[merge] = len(store)
+            merged = [r for r in store.all() if r.merged_from]
+            assert bool(merged) is merge
+            assert all(e.rule == "merge" for e in store.evictions())
+    assert counts[True] < counts[False]

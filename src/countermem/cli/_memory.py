@@ -28,7 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from countermem.core import CheckResult, ConfigError, StoreError, terminal_safe
-from countermem.memory import Record, ScopeAccess, SQLiteStore, access_of
+from countermem.memory import Record, ScopeAccess, SQLiteStore, access_of, records_from_jsonl
 
 memory_app = typer.Typer(
     help="Inspect, export and freeze a memory store (read only); `reverify` re-checks and retires records.",
@@ -413,7 +413,7 @@ def import_records(
     """
     access = _access(scope, None)
     try:
-        records = list(imported_records(source, scope))
+        records = list(records_from_jsonl(source, scope))
     except (OSError, StoreError, ConfigError) as error:
         _error(error)
         raise typer.Exit(1) from error
@@ -430,26 +430,6 @@ def import_records(
         f"imported {added} records{where} from {terminal_safe(str(source))} "
         f"({already} already stored, {evicted} evicted by the retention rule)"
     )
-
-
-def imported_records(source: Path, scope: str | None) -> Iterator[Record]:
-    """The records of a JSONL export, re-validated, as new records: counters 0, version 1, new id."""
-    if not source.is_file():
-        raise StoreError(f"no file {source}; give a JSONL file written by `countermem memory export`")
-    with source.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                data = Record.model_validate_json(line).model_dump()
-                for key in ("id", "version", "counters"):
-                    del data[key]
-                if scope is not None:
-                    data["scope"] = scope
-                yield Record.model_validate(data)
-            except ValueError as error:
-                why = " ".join(str(error).split())[:300]
-                raise StoreError(f"{source} line {number} is not a record ({why}); nothing was imported") from None
 
 
 @memory_app.command("merge")

@@ -188,6 +188,7 @@ from countermem.memory._store import (
     StoreStats,
     file_sha256,
     open_store,
+    records_from_jsonl,
 )
 
 __all__ = [
@@ -341,6 +342,7 @@ __all__ = [
     "progress_path",
     "record_key_text",
     "record_tokens",
+    "records_from_jsonl",
     "redact_lesson",
     "redact_record_data",
     "redundancy_of",

@@ -1279,6 +1279,32 @@ def _refuse_foreign(conn: sqlite3.Connection, file: Path) -> None:
         )
 
 
+def records_from_jsonl(source: str | Path, scope: str | None = None) -> Iterator[Record]:
+    """The records of a JSONL export (`export_jsonl`), re-validated, as new records to admit.
+
+    Reuse counters start at 0 and the version at 1 (counts are evidence of the store that made
+    them, so a file cannot make a record look proven); with `scope` each gets that scope, and so
+    a new id. A line that is not a record is a `StoreError` naming the line.
+    """
+    source = Path(source)
+    if not source.is_file():
+        raise StoreError(f"no file {source}; give a JSONL file written by `countermem memory export`")
+    with source.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                data = Record.model_validate_json(line).model_dump()
+                for key in ("id", "version", "counters"):
+                    del data[key]
+                if scope is not None:
+                    data["scope"] = scope
+                yield Record.model_validate(data)
+            except ValueError as error:
+                why = " ".join(str(error).split())[:300]
+                raise StoreError(f"{source} line {number} is not a record ({why}); nothing was imported") from None
+
+
 def open_store(path: str | Path, *, read_only: bool = False, **options: Any) -> SQLiteStore:
     """Open (or, when writable, create) the store at `path`."""
     return SQLiteStore(path, read_only=read_only, **options)
