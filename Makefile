@@ -19,7 +19,7 @@ $(PY):
 
 $(STAMP): $(PY) pyproject.toml requirements-torch.txt
 	$(PY) -m pip install --quiet -r requirements-torch.txt
-	$(PY) -m pip install --quiet -e '.[local,memory,domains,report,dev]'
+	$(PY) -m pip install --quiet -e '.[local,memory,domains,report,ray,dev]'
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
