@@ -54,3 +54,11 @@ def require_sandboxed_coqc() -> None:
     availability = coq_sandbox_availability()
     if not availability.available:
         missing_tool(f"coqc cannot run sandboxed here: {availability.reason}")
+
+
+def require_ray() -> None:
+    """ray (the `ray` extra) is importable: the study's Ray executor needs it."""
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is None:  # not imported here: ray reads its settings when imported
+        missing_tool("ray is not installed (pip install 'countermem[ray]'); the Ray executor cannot be tested")
