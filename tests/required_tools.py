@@ -74,3 +74,11 @@ def require_chromium() -> tuple[str, str]:
     if importlib.util.find_spec("selenium") is None:
         missing_tool("selenium is not installed (pip install -e '.[view]')")
     return browser, driver
+
+
+def require_ray() -> None:
+    """ray (the `ray` extra) is importable: the study's Ray executor needs it."""
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is None:  # not imported here: ray reads its settings when imported
+        missing_tool("ray is not installed (pip install 'countermem[ray]'); the Ray executor cannot be tested")

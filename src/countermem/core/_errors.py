@@ -84,6 +84,11 @@ class ArtifactMismatchError(CountermemError):
     """A stage artifact's content hash does not match its manifest."""
 
 
+class ClusterUnavailableError(CountermemError):
+    """The study's Ray executor cannot run: ray is not installed, the address is malformed, or no
+    Ray cluster answers there."""
+
+
 class BudgetExceededError(CountermemError):
     """A step, token or call budget ran out."""
 

@@ -228,6 +228,10 @@ class AnalysisSettings(_Strict):
         return self
 
 
+EXECUTION_KEYS = ("executor", "ray_address")
+"""Top-level keys that say how a study runs, not what it computes."""
+
+
 class StudyConfig(_Strict):
     """The whole study file: its top-level keys, then one table per section."""
 
@@ -265,6 +269,18 @@ class StudyConfig(_Strict):
     `shared/data` beside the working directory or a parent."""
     unsafe_no_sandbox: bool = False
     """Run model-written code without bubblewrap; only where you accept that risk."""
+    executor: Literal["workers", "ray"] = "workers"
+    """How jobs run: `workers`, processes on this machine (`--workers`); `ray`, Ray tasks on a Ray
+    instance started for the study or on the cluster at `ray_address` (docs/scale-out.md). Not part
+    of the study's identity (results do not depend on it): a study may be resumed with the other;
+    `countermem study --executor` overrides it."""
+    ray_address: str | None = None
+    """The Ray cluster of `executor = "ray"`: HOST:PORT of its head, or `auto` on one of its nodes;
+    empty: start a Ray instance on this machine for the study. `--address` overrides it."""
+
+    def identity_json(self) -> str:
+        """The config without how it is executed: what the study's hash and manifest record."""
+        return self.model_dump_json(exclude=set(EXECUTION_KEYS))
 
     @model_validator(mode="after")
     def _non_empty(self) -> StudyConfig:
