@@ -7,8 +7,7 @@ Run: .venv/bin/python benchmarks/poisoning.py [--seed 0] [--source-tasks 40] [--
 Seeded, runs in well under 2 minutes on one core (no model, no server: the SIMULATED backbone and
 sql-shop's SQLite checker). Prints one row per arm: selected uses of the poisoned records on the
 look-alike tasks, how many were harmful (the task ended below the paired no-advice run), the
-rate, tasks broken, and records retired. Retirement is a local counter here (labelled in the
-output); the store's own retirement by use replaces it once it lands.
+rate, tasks broken, and records retired by the store's retirement by use (`RetireByUse`).
 """
 
 from __future__ import annotations
@@ -20,12 +19,13 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from countermem.experiment._poisoning import DEFAULT_RETIREMENTS, RetirementRule, run_poisoning
+from countermem.experiment._poisoning import DEFAULT_RETIREMENTS, rule_label, run_poisoning
+from countermem.memory import RetireByUse
 
 
-def _rule(text: str) -> RetirementRule:
+def _rule(text: str) -> RetireByUse:
     uses, _, rate = text.partition(":")
-    return RetirementRule(int(uses), float(rate))
+    return RetireByUse(harm_rate=float(rate), min_uses=int(uses))
 
 
 def main() -> None:
@@ -46,7 +46,7 @@ def main() -> None:
     print(result.table())
     print(f"({time.perf_counter() - started:.0f} s)")
     if args.json is not None:
-        rows = [{**asdict(arm), "retirement": str(arm.retirement or "off"), "harmful_use": arm.harmful_use,
+        rows = [{**asdict(arm), "retirement": rule_label(arm.retirement), "harmful_use": arm.harmful_use,
                  "last_round_harmful_use": arm.last_round_harmful_use} for arm in result.arms]
         payload = {**{k: v for k, v in asdict(result).items() if k != "arms"}, "simulated": True, "arms": rows}
         args.json.write_text(json.dumps(payload, indent=2) + "\n")

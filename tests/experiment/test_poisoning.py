@@ -1,20 +1,20 @@
 """Poisoned records on look-alike tasks (SIMULATED bed): conditions contain derived-condition poison,
-universal poison defeats conditions, and retirement by use (a local counter) cuts harm with conditions on."""
+universal poison defeats conditions, and the store's retirement by use cuts harm with conditions on."""
 
 from pathlib import Path
 
 from countermem.core import Action, CheckResult
 from countermem.domains import load_benchmark
-from countermem.experiment._poisoning import RetirementRule, lookalike_tasks, run_poisoning, universal
-from countermem.memory import Record, RecordSource
+from countermem.experiment._poisoning import lookalike_tasks, run_poisoning, universal
+from countermem.memory import Record, RecordSource, RetireByUse
 
-RULE = RetirementRule(3, 0.25)
+RULE = RetireByUse(0.25, 3)
 
 
 def test_poisoned_records_are_contained_by_conditions_and_retirement(tmp_path: Path) -> None:
     result = run_poisoning(tmp_path, seed=0, source_tasks=40, rounds=3, retirements=(RULE,))
     table = result.table()
-    assert "SIMULATED" in table and "LOCAL COUNTER" in table
+    assert "SIMULATED" in table and "RetireByUse" in table
     derived_on = result.arm("import (derived)", True, None)
     derived_off = result.arm("import (derived)", False, None)
     universal_on = result.arm("api (universal)", True, None)

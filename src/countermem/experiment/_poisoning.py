@@ -12,11 +12,11 @@ orders (a deployed agent meets recurring questions; one pass gives a record too 
 any rule to judge it), and is paired with a run without advice on the same tasks. A selected use is harmful when its task ended with a lower
 final utility than the paired run (the study's measure). Arms: conditions on or off (for the
 universal poison only on: a `none` condition holds everywhere, so the filter cannot differ), and
-retirement by use off or under each given rule. Retirement here is a minimal local counter,
-labelled as such: after each task every harmful use counts as `harmed` on its record
-(`CounterfactualMemory.mark_harmed`), and a record with at least `min_uses` selected uses and
-harmed / selected > `max_harm_rate` is no longer offered. It stands in for the store's own
-retirement by use (same rule, defaults 5 uses and 0.5), which another change adds.
+retirement by use off or under each given rule: the store's own `RetireByUse` (a record with at
+least `min_uses` selected uses and harmed / selected > `harm_rate` is retired: kept, never
+offered; the lifecycle default is 5 uses and 0.5). After each task every harmful use counts as
+`harmed` on its record (`CounterfactualMemory.mark_harmed`), and the store applies the rule in
+the same transaction; with retirement off the store gets no rule.
 
 Everything here is SIMULATED (a controlled test bed, `countermem.experiment._simulation`): its
 rates say what the machinery does with such records, not how often an LLM is misled.
@@ -41,6 +41,7 @@ from countermem.memory import (
     AdvisorOptions,
     CounterfactualMemory,
     Record,
+    RetireByUse,
     Retriever,
     ScopeAccess,
     SQLiteStore,
@@ -53,19 +54,12 @@ BENCHMARK = "sql-shop"
 VICTIM = "victim"
 NAIVE_ENVIRONMENT = "shop_retail"
 """The schema the simulated agent assumes: it is right there, so source tasks come from the others."""
-@dataclass(frozen=True)
-class RetirementRule:
-    """Retire a record once it has `min_uses` selected uses and harmed / selected > `max_harm_rate`."""
-
-    min_uses: int = 5
-    max_harm_rate: float = 0.5
-
-    def __str__(self) -> str:
-        return f">{self.max_harm_rate:g} after {self.min_uses}"
-
-
-DEFAULT_RETIREMENTS = (RetirementRule(5, 0.5), RetirementRule(3, 0.25))
+DEFAULT_RETIREMENTS = (RetireByUse(0.5, 5), RetireByUse(0.25, 3))
 """The lifecycle's default rule, and a stricter one."""
+
+
+def rule_label(rule: RetireByUse | None) -> str:
+    return "off" if rule is None else f">{rule.harm_rate:g} after {rule.min_uses}"
 _BASE = {"benchmark": BENCHMARK, "backbone": "simulated", "model": "simulated", "task_set": "look-alike"}
 
 
@@ -75,7 +69,7 @@ class PoisoningArm:
 
     poison: str
     conditions: bool
-    retirement: RetirementRule | None
+    retirement: RetireByUse | None
     tasks: int
     selected_uses: int
     harmful_uses: int
@@ -103,7 +97,7 @@ class PoisoningResult:
     rounds: int
     arms: list[PoisoningArm] = field(default_factory=list)
 
-    def arm(self, poison: str, conditions: bool, retirement: RetirementRule | None) -> PoisoningArm:
+    def arm(self, poison: str, conditions: bool, retirement: RetireByUse | None) -> PoisoningArm:
         for arm in self.arms:
             if (arm.poison, arm.conditions, arm.retirement) == (poison, conditions, retirement):
                 return arm
@@ -113,13 +107,13 @@ class PoisoningResult:
         lines = [
             f"SIMULATED poisoning bed (sql-shop, seed {self.seed}): {self.poisoned_records} records built on "
             f"{self.source_tasks} source tasks, offered on {self.lookalike_tasks} look-alike tasks x {self.rounds} "
-            "rounds; retirement by use is a LOCAL COUNTER (retire when harmed/selected > rate after n uses)",
+            "rounds; retirement by use = the store's RetireByUse (retire when harmed/selected > rate after n uses)",
             "poison              conditions  retirement    selected uses  harmful uses  harmful use  last round"
             "  broken  retired",
         ]
         for a in self.arms:
             lines.append(
-                f"{a.poison:<19} {'on' if a.conditions else 'off':<11} {a.retirement or 'off'!s:<13} "
+                f"{a.poison:<19} {'on' if a.conditions else 'off':<11} {rule_label(a.retirement):<13} "
                 f"{a.selected_uses:>13} {a.harmful_uses:>13} {_pct(a.harmful_use):>12} "
                 f"{_pct(a.last_round_harmful_use):>11} {a.broken:>7} {a.retired:>8}"
             )
@@ -153,7 +147,7 @@ def universal(record: Record) -> Record:
 
 def run_poisoning(
     root: Path, *, seed: int = 0, source_tasks: int = 40, rounds: int = 4,
-    retirements: tuple[RetirementRule, ...] = DEFAULT_RETIREMENTS,
+    retirements: tuple[RetireByUse, ...] = DEFAULT_RETIREMENTS,
 ) -> PoisoningResult:
     """Build, poison and measure under `root` (a new or empty folder); see the module docstring."""
     root.mkdir(parents=True, exist_ok=True)
@@ -201,20 +195,15 @@ def _outcomes(run: Path) -> dict[str, TaskOutcome]:
 
 def _arm(
     folder: Path, store_path: Path, llm: LLM, bench: Benchmark, tasks: list[Task],
-    baseline: dict[str, TaskOutcome], *, seed: int, rounds: int, conditions: bool, retire: RetirementRule | None,
+    baseline: dict[str, TaskOutcome], *, seed: int, rounds: int, conditions: bool, retire: RetireByUse | None,
 ) -> dict[str, int]:
     """Selected and harmful uses (in all and in the last round), broken tasks and records retired."""
     folder.mkdir(parents=True)
     copy = folder / "store.sqlite"
     shutil.copyfile(store_path, copy)
     access = ScopeAccess.of(VICTIM)
-    store = SQLiteStore(copy, access=access)
-    retired: set[str] = set()
-
-    def offerable() -> list[Record]:
-        return [r for r in store.all() if r.id not in retired]
-
-    retriever = Retriever(offerable, make_embedder("lexical"), use_conditions=conditions, seed=seed, access=access)
+    store = SQLiteStore(copy, access=access, retire_by_use=retire)
+    retriever = Retriever(store, make_embedder("lexical"), use_conditions=conditions, seed=seed, access=access)
     advisor = CounterfactualMemory(
         retriever, TopOne(), action_language=bench.action_language, store=store,
         options=AdvisorOptions(show_condition=conditions, write_counters=True),
@@ -234,10 +223,8 @@ def _arm(
             counts["last_round_harmful"] += harmful
         for record_id in outcome.advice_record_ids if harmed else ():  # one per use, as harmful use counts
             advisor.mark_harmed(record_id)
-        if retire is not None:
-            _retire(store, outcome.advice_record_ids, retired, retire)
 
-    config = RunConfig(seed=seed, memory={"conditions": conditions, "retirement": str(retire)}, **_BASE)
+    config = RunConfig(seed=seed, memory={"conditions": conditions, "retirement": rule_label(retire)}, **_BASE)
     try:
         for round_ in range(rounds):
             order = list(tasks)
@@ -245,17 +232,7 @@ def _arm(
             last[0] = round_ == rounds - 1
             run_tasks(config, llm, bench, order, RunDir(folder / f"round-{round_ + 1}"), memory=advisor,
                       on_task_done=after_task, simulated=True)
+        retired = len(store.retired())
     finally:
         store.close()
-    return {**counts, "retired": len(retired)}
-
-
-def _retire(store: SQLiteStore, used: list[str], retired: set[str], rule: RetirementRule) -> None:
-    """The local retirement counter: retire a used record once it harmed too often."""
-    for record_id in dict.fromkeys(used):
-        if record_id in retired or record_id not in store:
-            continue
-        c = store.get(record_id).counters
-        if c.selected >= rule.min_uses and c.harmed / c.selected > rule.max_harm_rate:
-            retired.add(record_id)
-
+    return {**counts, "retired": retired}
