@@ -153,7 +153,7 @@ def embed_by_window(
     out = np.empty((len(windows), MINILM_DIM), dtype=np.float32)
     missing: dict[str, list[int]] = {}
     for i, window in enumerate(windows):
-        key = window.tobytes().hex()
+        key = window.astype(np.int32).tobytes().decode("latin-1")  # compact, exact, hashable
         row = cache.get(key)
         if row is None:
             missing.setdefault(key, []).append(i)

@@ -105,6 +105,16 @@ def dynamic_int8_model(source: Path, source_sha256: str) -> tuple[Path, str]:
     stamp = _current(source_sha256, target)
     if stamp is not None:
         return target, str(stamp["sha256"])
+    try:
+        return _derive(source, source_sha256, target)
+    except OSError as error:
+        raise EmbedderUnavailableError(
+            f"could not write the int8-compute model next to {source} ({error}); make that folder "
+            "writable ($COUNTERMEM_HOME/models), or use --embedder onnx"
+        ) from error
+
+
+def _derive(source: Path, source_sha256: str, target: Path) -> tuple[Path, str]:
     ort = _module("onnxruntime")
     quantization = _module("onnxruntime.quantization")
     with tempfile.TemporaryDirectory(prefix=".derive-onnx-", dir=source.parent) as scratch:
