@@ -2,16 +2,23 @@
 
     .venv/bin/python benchmarks/memory_speed.py            # 200 and 100,000 records
     .venv/bin/python benchmarks/memory_speed.py --quick    # 200 and 20,000 records, fewer samples
-    .venv/bin/python benchmarks/memory_speed.py --parts a  # only (a); also b, c
+    .venv/bin/python benchmarks/memory_speed.py --parts a  # only (a); also b, c, d
 
 (a) memory-layer time per decision, with the query embedding already computed: the retriever's
     condition filter and ranking (including its check that the store has not changed), a TopOne
     selection over the offered candidates, and rendering the chosen record as prompt text.
-(b) embedding time per decision on its own: MiniLM and the lexical embedder on distinct
-    ~1000-character situations (caches off, so every text is really embedded).
+(b) embedding time per decision on its own: MiniLM (torch), the `onnx` embedder (int8 and float
+    compute) and the lexical embedder on distinct ~1000-character situations (caches off, so every
+    text is really embedded).
 (c) store insert and evict time: `SQLiteStore` in a temporary file at capacity 200 (utility
     retention) and at a large capacity (recency retention; utility retention keeps an n x n
     redundancy matrix and refuses more than 20,000 records).
+
+(d) decision time including the query embedding, per embedder (minilm, onnx, onnx-int8), at
+    200 and the large size: tasks of 4 decisions whose situation stays while the last action and
+    observation change, each decision = retrieve (embedding the query through the embedder's caches,
+    as in a run) + TopOne + render; and how often the onnx and minilm embedders offer the same records.
+    `--situations spider` takes the decisions from real Spider tasks instead (the store stays synthetic).
 
 Records are synthetic but shaped like the SQL domain's: a question, a schema of 4-8 tables,
 the failed query and its error (about 1,000 characters), and conditions drawn from templates over
@@ -37,8 +44,14 @@ from pathlib import Path
 import numpy as np
 
 from countermem.core import Action, CheckResult, Facts
-from countermem.memory import candidate_features, render_record
-from countermem.memory._embedding import Embedder, EmbedderUnavailableError, LexicalEmbedder, MiniLMEmbedder
+from countermem.memory import candidate_features, make_embedder, render_record
+from countermem.memory._embedding import (
+    Embedder,
+    EmbedderUnavailableError,
+    LexicalEmbedder,
+    MiniLMEmbedder,
+    normalize_rows,
+)
 from countermem.memory._record import ApplicabilityCondition, Record, RecordSource
 from countermem.memory._retrieval import (
     EligibilityMode,
@@ -448,6 +461,170 @@ def part_b(n_texts: int) -> list[Row]:
         row = time_embedding("MiniLM (384 wide, 1 thread)", minilm, texts[: max(10, n_texts // 4)])
         row.note = f"first call (load + warm-up) {loaded:.1f} s"
         rows.append(row)
+    for kind in ("onnx", "onnx-int8"):
+        try:
+            onnx = make_embedder(kind, cache_size=0)
+            start = time.perf_counter()
+            onnx.embed(["warm up"])
+        except EmbedderUnavailableError as error:
+            print(f"    {kind} skipped: {error}")
+            continue
+        loaded = time.perf_counter() - start
+        row = time_embedding(f"{kind} (384 wide, 1 thread)", onnx, texts[: max(10, n_texts // 2)])
+        row.note = f"first call (load + warm-up) {loaded:.1f} s"
+        rows.append(row)
+    for row in rows:
+        show(row)
+    return rows
+
+
+DECISIONS_PER_TASK = 4
+
+
+@dataclass(frozen=True)
+class TaskDecision:
+    task: int
+    text: str
+    facts: Facts
+
+
+def task_decisions(n_tasks: int, seed: int) -> list[TaskDecision]:
+    """Decisions as the agent makes them: a task's first (no action yet), then one after each failed
+    action. The situation stays the task's; the last action and its observation change."""
+    rng = random.Random(seed)
+    out: list[TaskDecision] = []
+    for task in range(n_tasks):
+        scene = make_scene(rng)
+        out.append(TaskDecision(task, decision_text(scene.situation), scene.facts))
+        for _ in range(DECISIONS_PER_TASK - 1):
+            action = make_scene(rng).action
+            _, template = rng.choice(ERRORS)
+            observation = template.format(
+                c=rng.choice(COLUMNS), t=rng.choice(TABLES), n=rng.randint(0, 9), m=rng.randint(10, 40)
+            )
+            out.append(TaskDecision(task, decision_text(scene.situation, action, observation), scene.facts))
+    return out
+
+
+def spider_decisions(n_tasks: int, seed: int) -> list[TaskDecision]:
+    """The same shape of decisions over real Spider tasks (rendered as the agent sees them: the schema
+    first, then the question), with the benchmark's own wrong query (and two edits of it) as failed actions."""
+    from countermem.domains import load_benchmark
+
+    benchmark = load_benchmark("spider")
+    availability = benchmark.availability()
+    if not availability.available:
+        raise SystemExit(f"Spider data unavailable: {availability.reason}")
+    rng = random.Random(seed)
+    tasks = rng.sample(benchmark.tasks(), n_tasks)
+    out: list[TaskDecision] = []
+    for index, task in enumerate(tasks):
+        situation, facts = benchmark.render_task(task), benchmark.facts(task)
+        out.append(TaskDecision(index, decision_text(situation), facts))
+        wrong = benchmark.wrong_action(task).content
+        for action in (wrong, f"{wrong} LIMIT 1", f"{wrong} ORDER BY 1 DESC")[: DECISIONS_PER_TASK - 1]:
+            _, template = rng.choice(ERRORS)
+            observation = template.format(
+                c=rng.choice(COLUMNS), t=rng.choice(TABLES), n=rng.randint(0, 9), m=rng.randint(10, 40)
+            )
+            out.append(TaskDecision(index, decision_text(situation, action, observation), facts))
+    return out
+
+
+class PrecomputedKeys:
+    """Queries go to the real embedder; the store's keys get vectors given up front.
+
+    Embedding 100,000 record keys with MiniLM would take hours, and what a decision costs depends on
+    the matrix's size, not on its values: so the large store reuses the 200 real key vectors
+    (tiled, with a little noise) and only the query is embedded for real, at every decision.
+    """
+
+    def __init__(self, inner: Embedder, keys: np.ndarray) -> None:
+        self.inner = inner
+        self._keys: np.ndarray | None = keys
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if self._keys is not None:
+            keys, self._keys = self._keys, None
+            assert len(keys) == len(texts), "the first embed call is the store's keys"
+            return keys
+        return self.inner.embed(texts)
+
+
+EMBEDDERS = ("minilm", "onnx", "onnx-int8")
+
+
+def part_d(sizes: list[int], n_tasks: int, situations: str) -> list[Row]:
+    print(
+        f"\n(d) decision time including the query embedding: {n_tasks} {situations} tasks x {DECISIONS_PER_TASK} "
+        "decisions (the first without an action, then after each failed one), retrieve + TopOne + render"
+    )
+    select, _ = topone_selector()
+    decisions = task_decisions(n_tasks, seed=11) if situations == "synthetic" else spider_decisions(n_tasks, seed=11)
+    print(f"    mean decision text {statistics.mean(len(d.text) for d in decisions):.0f} characters")
+    base = make_records(200, seed=5, embedder=None)
+    stores = {size: base if size == 200 else make_records(size, seed=size, embedder=None) for size in sizes}
+    rows: list[Row] = []
+    offered: dict[str, list[list[str]]] = {}
+    for label in EMBEDDERS:
+        try:
+            keys = normalize_rows(make_embedder(label).embed([record_key_text(r) for r in base]))
+        except EmbedderUnavailableError as error:
+            print(f"    {label} skipped: {error}")
+            continue
+        noise = np.random.default_rng(0)
+        for size, records in stores.items():
+            tiled = keys[np.arange(size) % len(keys)]
+            if size > len(keys):
+                tiled = normalize_rows(tiled + noise.normal(0, 0.02, tiled.shape).astype(np.float32))
+            inner = make_embedder(label)  # fresh caches: nothing is embedded before the timed decisions
+            inner.embed(["warm up: load the model"])
+            retriever = Retriever(records, PrecomputedKeys(inner, tiled))
+            wall: list[float] = []
+            cpu: list[float] = []
+            embed: list[float] = []
+            chosen_ids: list[str] = []
+            for decision in decisions:
+                start, start_cpu = time.perf_counter(), time.process_time()
+                result = retriever.retrieve(RetrievalQuery(decision.text, decision.facts, "sql", "spider"))
+                chosen = select(result)
+                _ = render(chosen) if chosen is not None else ""
+                wall.append((time.perf_counter() - start) * 1000)
+                cpu.append((time.process_time() - start_cpu) * 1000)
+                embed.append(result.timings.embed_ms)
+                chosen_ids.append(",".join(c.record.id for c in result.candidates))
+            if size == 200:
+                offered[label] = [ids.split(",") for ids in chosen_ids]
+            stats = getattr(inner, "stats", None)
+            cached = f", word-piece window reused in {stats.window_hits}/{stats.texts}" if stats else ""
+            rows.append(
+                Row(
+                    f"{label}, {size} records" + ("" if situations == "synthetic" else f", {situations}"),
+                    statistics.median(wall),
+                    pct(wall, 95),
+                    f"embedding median {statistics.median(embed):.2f} ms{cached}",
+                    statistics.median(cpu),
+                )
+            )
+    if "minilm" in offered:
+        for label, got in offered.items():
+            if label == "minilm":
+                continue
+            pairs = list(zip(offered["minilm"], got, strict=True))
+            overlap = statistics.mean(len(set(a) & set(b)) / max(len(a), 1) for a, b in pairs)
+            same = sum(a == b for a, b in pairs)
+            print(
+                f"    offered records at 200 records, {label} vs minilm: mean overlap {overlap:.3f}, "
+                f"same list in {same}/{len(pairs)} decisions"
+            )
     for row in rows:
         show(row)
     return rows
@@ -532,7 +709,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--quick", action="store_true", help="20,000 instead of 100,000 records, fewer samples"
     )
-    parser.add_argument("--parts", default="abc", help="which parts to run, e.g. 'ab' (default: abc)")
+    parser.add_argument("--parts", default="abcd", help="which parts to run, e.g. 'ab' (default: abcd)")
+    parser.add_argument(
+        "--situations",
+        choices=("synthetic", "spider"),
+        default="synthetic",
+        help="(d): synthetic SQL situations, or real Spider tasks as decisions (needs the Spider data)",
+    )
     args = parser.parse_args(argv)
     large = 20_000 if args.quick else 100_000
     decisions = 200
@@ -542,13 +725,14 @@ def main(argv: list[str] | None = None) -> int:
     embedder = LexicalEmbedder()
     rows_a = part_a([200, large], decisions, embedder) if "a" in args.parts else []
     rows_b = part_b(40 if args.quick else 200) if "b" in args.parts else []
+    rows_d = part_d([200, large], 10 if args.quick else 25, args.situations) if "d" in args.parts else []
     rows_c: list[Row] = []
     if "c" in args.parts:
         with tempfile.TemporaryDirectory(prefix="countermem-speed-") as folder:
             rows_c = part_c(large, Path(folder))
     print(f"\nsummary (ms; load average now {os.getloadavg()})")
     print(f"{'measure':<44} {'median':>9} {'p95':>9} {'cpu med':>9}")
-    for row in [*rows_a, *rows_b, *rows_c]:
+    for row in [*rows_a, *rows_b, *rows_c, *rows_d]:
         cpu = f"{row.cpu_median:>9.2f}" if row.cpu_median is not None else f"{'':>9}"
         print(f"{row.label:<44} {row.median:>9.2f} {row.p95:>9.2f} {cpu}")
     return 0

@@ -1,7 +1,8 @@
 """Skips for a missing system tool, which become failures where the tools were installed.
 
-bubblewrap (and Python inside it) and coqc are system packages, not Python ones: a machine
-without them skips the tests that need them, saying why. `.ci/run` installs both and sets
+bubblewrap (and Python inside it), coqc and headless Chromium with its driver (the viewer's
+browser tests) are system packages, not Python ones: a machine without them skips the tests
+that need them, saying why. `.ci/run` installs them and sets
 $COUNTERMEM_REQUIRE_TOOLS=1, and there a missing or broken tool must fail the run instead of
 turning a hundred tests into skips that nobody reads.
 
@@ -54,3 +55,30 @@ def require_sandboxed_coqc() -> None:
     availability = coq_sandbox_availability()
     if not availability.available:
         missing_tool(f"coqc cannot run sandboxed here: {availability.reason}")
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+
+def require_chromium() -> tuple[str, str]:
+    """Headless Chromium and its driver (Debian `chromium`, `chromium-driver`) and selenium are
+    installed; returns the browser and driver paths (found on PATH, else the Debian ones)."""
+    import importlib.util
+    import shutil
+
+    browser = shutil.which("chromium") or (CHROMIUM if os.path.exists(CHROMIUM) else None)
+    driver = shutil.which("chromedriver") or (CHROMEDRIVER if os.path.exists(CHROMEDRIVER) else None)
+    if browser is None or driver is None:
+        missing_tool("chromium or chromedriver is not installed (apt-get install chromium chromium-driver)")
+    if importlib.util.find_spec("selenium") is None:
+        missing_tool("selenium is not installed (pip install -e '.[view]')")
+    return browser, driver
+
+
+def require_ray() -> None:
+    """ray (the `ray` extra) is importable: the study's Ray executor needs it."""
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is None:  # not imported here: ray reads its settings when imported
+        missing_tool("ray is not installed (pip install 'countermem[ray]'); the Ray executor cannot be tested")

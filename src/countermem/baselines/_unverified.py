@@ -136,6 +136,7 @@ class UnverifiedAdmitter:
                     "provenance": for_task(self.provenance, task),
                 },
                 self.redactor,
+                self.store,
             )
             already = _stored(self.store, record.id)
             if not already:

@@ -1,8 +1,13 @@
-"""`countermem memory ...`: read, export, freeze and copy a memory store without writing to it.
+"""`countermem memory ...`: read, export, freeze and copy a memory store; import into it and merge it.
 
-A store is a file path (SQLite) or a postgresql:// URL. Every command opens the store read-only,
-so it is safe to run while a construct run is writing,
-and works on frozen snapshots as well. Record text is untrusted (model-written), so everything
+A store is a file path (SQLite) or a postgresql:// URL (`countermem.memory._pgstore`).
+
+`list`, `show`, `stats`, `export` and `freeze` open the store read-only, so they are safe to run
+while a construct run is writing, and work on frozen snapshots as well; `import` and `merge`
+write, each in one store transaction per record or merge, and `memory reverify` (in `_reverify`)
+retires records. `--scope` (and `--read-scope` for scopes shared with it) shows only what a
+reader of that scope may read (`countermem.memory._scope`); without it a command sees every
+scope. Record text is untrusted (model-written), so everything
 printed from a record goes through `terminal_safe`: an escape sequence in a record shows as text
 and cannot clear the screen or retitle the window. A file is never written over without
 `--force`, and a store is never written over by its own export. `copy` writes only to a new
@@ -25,11 +30,20 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from countermem.core import CheckResult, StoreError, terminal_safe
-from countermem.memory import AnyStore, Record, copy_store, describe_location, open_store
+from countermem.core import CheckResult, ConfigError, StoreError, terminal_safe
+from countermem.memory import (
+    AnyStore,
+    Record,
+    ScopeAccess,
+    access_of,
+    copy_store,
+    describe_location,
+    open_store,
+    records_from_jsonl,
+)
 
 memory_app = typer.Typer(
-    help="Inspect, export, freeze and copy a memory store; the store itself is only read.",
+    help="Inspect, export, freeze and copy a memory store (read only); `reverify` re-checks and retires records.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -37,6 +51,25 @@ memory_app = typer.Typer(
 StoreArg = Annotated[
     str, typer.Argument(help="The memory store: an SQLite file path or a postgresql://user@host/db URL.")
 ]
+ScopeOpt = Annotated[
+    str | None,
+    typer.Option("--scope", help="Act as a reader of this scope (team, project, tenant); default: every scope."),
+]
+ReadScopeOpt = Annotated[
+    list[str] | None,
+    typer.Option("--read-scope", help="Also read this scope, shared with --scope (repeatable)."),
+]
+
+
+def _access(scope: str | None, read_scopes: list[str] | None) -> ScopeAccess | None:
+    if read_scopes and scope is None:
+        typer.echo("error: --read-scope names scopes shared with --scope; give --scope too", err=True)
+        raise typer.Exit(2)
+    try:
+        return access_of(scope, read_scopes or ())
+    except ConfigError as error:
+        _error(error)
+        raise typer.Exit(2) from error
 
 
 def _console() -> Console:
@@ -62,9 +95,9 @@ def _report_quarantined(store: AnyStore) -> None:
 
 
 @contextmanager
-def _opened(location: str) -> Iterator[AnyStore]:
+def _opened(location: str, access: ScopeAccess | None = None, *, write: bool = False) -> Iterator[AnyStore]:
     try:
-        store = open_store(location, read_only=True)
+        store = open_store(location, access=access) if write else open_store(location, read_only=True, access=access)
     except StoreError as error:
         _error(error)
         raise typer.Exit(1) from error
@@ -94,37 +127,58 @@ def list_records(
     domain: Annotated[str | None, typer.Option(help="Only records of this domain.")] = None,
     benchmark: Annotated[str | None, typer.Option(help="Only records of this benchmark.")] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Show at most this many records.")] = None,
+    retired: Annotated[
+        bool, typer.Option("--retired", help="Show the retired records (kept, never offered) with the reason.")
+    ] = False,
+    scope: ScopeOpt = None,
+    read_scope: ReadScopeOpt = None,
 ) -> None:
-    """One line per record, in admission order."""
-    with _opened(store) as opened:
-        records = opened.search(domain=domain, benchmark=benchmark, limit=limit)
-        total = len(opened)
+    """One line per record, in admission order (the live ones, or with --retired the retired ones)."""
+    with _opened(store, _access(scope, read_scope)) as opened:
+        if retired:
+            pool = opened.retired()
+            records = [
+                r for r in pool
+                if (domain is None or r.domain == domain) and (benchmark is None or r.benchmark == benchmark)
+            ][:limit]
+            total = len(pool)
+        else:
+            records = opened.search(domain=domain, benchmark=benchmark, limit=limit)
+            total = len(opened)
         _report_quarantined(opened)
-    table = Table(title=_text(f"{len(records)} of {total} records in {describe_location(store)}"))
+    kind = "retired records" if retired else "records"
+    table = Table(title=_text(f"{len(records)} of {total} {kind} in {describe_location(store)}"))
     table.add_column("id", no_wrap=True, min_width=18)
+    table.add_column("scope", no_wrap=True)
     table.add_column("benchmark", no_wrap=True)
     table.add_column("gain", justify="right")
-    table.add_column("condition", overflow="fold")
-    table.add_column("sel/succ/harm", justify="right", no_wrap=True)
-    table.add_column("v", justify="right")
+    if retired:  # the reasons follow the table, one line each (they are long); conditions are in `show`
+        table.add_column("sel/succ/harm", justify="right", no_wrap=True)
+        table.add_column("retired at", no_wrap=True)
+    else:
+        table.add_column("condition", overflow="fold")
+        table.add_column("sel/succ/harm", justify="right", no_wrap=True)
+        table.add_column("v", justify="right")
     for record in records:
         c = record.counters
-        table.add_row(
-            _text(record.id),
-            _text(record.benchmark),
-            f"{record.utility_gain:+.3f}",
-            _text(record.condition.canonical),
-            f"{c.selected}/{c.succeeded}/{c.harmed}",
-            str(record.version),
-        )
-    _console().print(table)
+        uses = f"{c.selected}/{c.succeeded}/{c.harmed}"
+        head = (_text(record.id), _text(record.scope), _text(record.benchmark), f"{record.utility_gain:+.3f}")
+        if retired:
+            when = f"{record.retired_at:%Y-%m-%d %H:%M}" if record.retired_at else "?"
+            table.add_row(*head, uses, when)
+        else:
+            table.add_row(*head, _text(record.condition.canonical), uses, str(record.version))
+    console = _console()
+    console.print(table)
+    for record in records if retired else []:
+        console.print(_text(f"{record.id}: {record.retired_reason}"), soft_wrap=True)
 
 
 def _find(store: AnyStore, record_id: str) -> tuple[Record, bool]:
     """The record with this id or unique id prefix; the flag says it was found among evictions."""
     if record_id in store:
         return store.get(record_id), False
-    matches = [r for r in store.all() if r.id.startswith(record_id)]
+    matches = [r for r in store.all() + store.retired() if r.id.startswith(record_id)]
     if len(matches) == 1:
         return matches[0], False
     if len(matches) > 1:
@@ -152,23 +206,29 @@ def _check_table(original: CheckResult, improved: CheckResult) -> Table:
 def show(
     store: StoreArg,
     record_id: Annotated[str, typer.Argument(metavar="ID", help="Record id (a unique prefix is enough).")],
+    scope: ScopeOpt = None,
+    read_scope: ReadScopeOpt = None,
 ) -> None:
     """Everything about one record: situation, both actions as a diff, checks, condition, provenance."""
-    with _opened(store) as opened:
+    with _opened(store, _access(scope, read_scope)) as opened:
         if record_id in opened.quarantined:
             why = opened.quarantined[record_id]
             raise StoreError(f"record {record_id} cannot be read and is set aside (quarantined): {why}")
         record, evicted = _find(opened, record_id)
         versions = len(opened.history(record.id)) if not evicted else None
     console = _console()
-    title = f"record {record.id}  version {record.version}" + ("  [EVICTED]" if evicted else "")
+    title = f"record {record.id}  version {record.version}" + (
+        "  [EVICTED]" if evicted else "" if record.live else "  [RETIRED: never offered]"
+    )
     c = record.counters
     summary = Table.grid(padding=(0, 2))
     rows = [
         ("domain / benchmark", f"{record.domain} / {record.benchmark}"),
+        ("scope", record.scope),
         ("source", f"task {record.source.task_id} ({record.source.benchmark}, stage {record.source.stage})"),
         ("created", record.created_at.isoformat()),
         ("utility gain", f"{record.utility_gain:+.4f}"),
+        ("status", _status(record)),
         ("condition", record.condition.canonical),
         ("condition as written", record.condition.source or "(empty: universal)"),
         ("rationale", record.rationale or "(none)"),
@@ -178,6 +238,7 @@ def show(
             + (f", last used {c.last_used_at.isoformat()}" if c.last_used_at else ""),
         ),
         ("versions stored", "?" if versions is None else str(versions)),
+        ("merged from", _merged_sources(record)),
         ("embedding", "none" if record.embedding is None else f"{len(record.embedding)} dimensions"),
     ]
     for name, value in rows:
@@ -213,6 +274,19 @@ def show(
     console.print(_check_table(record.original_check, record.improved_check))
     if record.lesson is not None:
         console.print(_lesson_panel(record))
+
+
+def _status(record: Record) -> str:
+    if record.live:
+        return "live"
+    when = f" {record.retired_at.isoformat(timespec='seconds')}" if record.retired_at else ""
+    return f"retired{when}, never offered: {record.retired_reason}"
+
+
+def _merged_sources(record: Record) -> str:
+    if not record.merged_from:
+        return "none"
+    return "; ".join(f"{m.record_id} (task {m.source.task_id})" for m in record.merged_from)
 
 
 def _lesson_panel(record: Record) -> Panel:
@@ -257,9 +331,11 @@ def _provenance_panel(record: Record) -> Panel:
 def stats(
     store: StoreArg,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
+    scope: ScopeOpt = None,
+    read_scope: ReadScopeOpt = None,
 ) -> None:
     """Counts by domain and benchmark, mean gain, evictions by reason, reuse totals."""
-    with _opened(store) as opened:
+    with _opened(store, _access(scope, read_scope)) as opened:
         result = opened.stats()
         if not as_json:
             _report_quarantined(opened)
@@ -273,12 +349,14 @@ def stats(
     reuse = result.reuse
     lines = [
         ("records", f"{result.count} / capacity {result.capacity}"),
+        ("retired (kept, not offered)", str(result.retired)),
         ("retention", result.retention),
         ("frozen", "yes" if result.frozen else "no"),
         ("mean gain", mean),
         ("universal conditions", str(result.universal_conditions)),
         ("quarantined (unreadable)", ", ".join(result.quarantined) or "none"),
         ("secrets redacted", _counts(result.redactions)),
+        ("by scope", _counts(result.by_scope)),
         ("by domain", _counts(result.by_domain)),
         ("by benchmark", _counts(result.by_benchmark)),
         ("evictions", _counts(result.evictions_by_reason)),
@@ -304,15 +382,18 @@ def export(
     force: Annotated[
         bool, typer.Option("--force", help="Write over OUT if it exists (never over the store itself).")
     ] = False,
+    scope: ScopeOpt = None,
+    read_scope: ReadScopeOpt = None,
 ) -> None:
-    """Write every record as one JSON line; an existing OUT is refused unless --force."""
+    """Write every record (of the scopes read) as one JSON line; an existing OUT is refused unless --force."""
+    access = _access(scope, read_scope)
     if out.exists() and not out.is_dir() and not force:
         typer.echo(
             f"error: {terminal_safe(str(out))} already exists; give a new path, or --force to write over it",
             err=True,
         )
         raise typer.Exit(1)
-    with _opened(store) as opened, _writing(out):
+    with _opened(store, access) as opened, _writing(out):
         count = opened.export_jsonl(out, overwrite=force)
     typer.echo(f"wrote {count} records to {terminal_safe(str(out))}")
 
@@ -327,6 +408,75 @@ def freeze(
         snapshot = opened.freeze(out)
     typer.echo(f"froze {snapshot.records} records to {terminal_safe(str(snapshot.path))}")
     typer.echo(f"sha256 {snapshot.sha256}")
+
+
+@memory_app.command("import")
+def import_records(
+    store: StoreArg,
+    source: Annotated[Path, typer.Argument(help="JSONL file of records (what `memory export` writes).")],
+    scope: Annotated[
+        str | None,
+        typer.Option("--scope", help="Store every record in this scope (default: each record's own scope)."),
+    ] = None,
+) -> None:
+    """Add the records of a JSONL file; each is admitted like a new record, with its reuse counters at 0.
+
+    Counters are evidence of the store that counted them, so an imported record earns its own
+    here (a file cannot make a record look proven). With --scope the records get that scope
+    (and so new ids); without it they keep theirs.
+    """
+    access = _access(scope, None)
+    try:
+        records = list(records_from_jsonl(source, scope))
+    except (OSError, StoreError, ConfigError) as error:
+        _error(error)
+        raise typer.Exit(1) from error
+    added = already = evicted = 0
+    with _opened(store, access, write=True) as opened:
+        for record in records:
+            if record.id in opened:
+                already += 1
+                continue
+            evicted += len(opened.add(record))
+            added += 1
+    where = f" into scope {scope}" if scope else ""
+    typer.echo(
+        f"imported {added} records{where} from {terminal_safe(str(source))} "
+        f"({already} already stored, {evicted} evicted by the retention rule)"
+    )
+
+
+@memory_app.command("merge")
+def merge(
+    store: StoreArg,
+    scope: Annotated[
+        str | None, typer.Option("--scope", help="Merge only this scope's records (default: every scope, each apart).")
+    ] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print what would merge; change nothing.")] = False,
+) -> None:
+    """Merge equivalent records (same scope, condition and normalised edit) in one transaction.
+
+    The best-verified member is kept, with the counters of all summed and every source task
+    listed; the others go to the eviction log (rule `merge`). Conditions are never generalised.
+    """
+    with _opened(store, _access(scope, None), write=not dry_run) as opened:
+        groups = opened.merge(dry_run=dry_run)
+    verb = "would merge" if dry_run else "merged"
+    for group in groups:
+        tasks = ", ".join(
+            terminal_safe(t) for t in dict.fromkeys(
+                [group.kept.source.task_id, *(r.source.task_id for r in group.merged)]
+            )
+        )
+        c = group.kept.counters
+        typer.echo(
+            f"{verb} {', '.join(r.id for r in group.merged)} into {group.kept.id} "
+            f"(scope {group.kept.scope}; condition {terminal_safe(group.kept.condition.canonical)}; tasks {tasks}"
+            + ("" if dry_run else f"; selected {c.selected}, succeeded {c.succeeded}, harmed {c.harmed}")
+            + ")"
+        )
+    removed = sum(len(g.merged) for g in groups)
+    typer.echo(f"{verb} {removed} records into {len(groups)} ({'dry run: nothing changed' if dry_run else 'one transaction'})")
 
 
 @memory_app.command("copy")

@@ -11,7 +11,9 @@ from rich.table import Table
 
 from countermem.cli._common import console, friendly_errors
 
-models_app = typer.Typer(help="Verified local GGUF models.", no_args_is_help=True)
+models_app = typer.Typer(
+    help="Verified local GGUF models (and the ONNX embedding model).", no_args_is_help=True
+)
 
 
 @models_app.command("list")
@@ -21,17 +23,18 @@ def list_models(
 ) -> None:
     """List the registry and which models are already pulled and verified."""
     from countermem.core import ModelUnavailableError
-    from countermem.llm import DEFAULT_MODEL, MODELS, resolve_model_path
+    from countermem.llm import DEFAULT_MODEL, EMBEDDING_MODELS, MODELS, resolve_model_path
 
     table = Table(title="countermem models")
     for column in ("name", "size", "sha256", "licence", "pulled"):
         table.add_column(column)
-    for spec in MODELS.values():
+    for spec in [*MODELS.values(), *EMBEDDING_MODELS.values()]:
         try:
             pulled = str(resolve_model_path(spec, models_dir))
         except ModelUnavailableError:
             pulled = "no"
         label = spec.name + (" (default)" if spec.name == DEFAULT_MODEL else "")
+        label += " (embedder)" if spec.name in EMBEDDING_MODELS else ""
         table.add_row(label, f"{spec.size:,} B", spec.sha256[:16] + "...", spec.license, pulled)
     console.print(table)
 
@@ -39,10 +42,12 @@ def list_models(
 @models_app.command("pull")
 @friendly_errors
 def pull(
-    name: Annotated[str, typer.Argument(help="a registry name, e.g. qwen2.5-coder-0.5b")],
+    name: Annotated[
+        str, typer.Argument(help="a registry name, e.g. qwen2.5-coder-0.5b or minilm-l6-onnx-int8")
+    ],
     models_dir: Annotated[Path | None, typer.Option(help="models cache directory")] = None,
 ) -> None:
-    """Fetch hash-pinned parts, assemble the GGUF, and refuse it unless size and sha256 match."""
+    """Fetch hash-pinned parts, assemble the model file, and refuse it unless size and sha256 match."""
     from countermem.llm import PullProgress, pull_model
 
     def show(step: PullProgress) -> None:

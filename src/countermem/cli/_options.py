@@ -45,7 +45,7 @@ Unsafe = Annotated[
 Store = Annotated[str, typer.Option(help="memory store: an SQLite file, or postgresql://user@host/db for a shared server store")]
 Capacity = Annotated[int, typer.Option(help="records the store keeps")]
 Retention = Annotated[str, typer.Option(help="utility | similarity | recency | random")]
-Embedder = Annotated[str, typer.Option(help="minilm | lexical (no model)")]
+Embedder = Annotated[str, typer.Option(help="minilm | onnx (MiniLM on onnxruntime, no torch) | onnx-int8 (faster, less exact) | lexical")]
 Conditions = Annotated[
     bool, typer.Option("--conditions/--no-conditions", help="filter and render applicability conditions")
 ]
@@ -80,6 +80,24 @@ Redact = Annotated[
     typer.Option(
         "--redact/--no-redact",
         help="replace secrets (keys, tokens, passwords, e-mail addresses) in stored records with placeholders",
+    ),
+]
+Scope = Annotated[
+    str,
+    typer.Option(
+        "--scope",
+        help="the scope (team, project, tenant) whose records this run writes and reads; others stay unseen",
+    ),
+]
+ReadScope = Annotated[
+    list[str] | None,
+    typer.Option("--read-scope", help="also offer records of this scope, shared with --scope (repeatable)"),
+]
+MergeRecords = Annotated[
+    bool,
+    typer.Option(
+        "--merge/--no-merge",
+        help="merge an admitted record into an equivalent one (same condition and edit) instead of adding it",
     ),
 ]
 GeneratorGrammar = Annotated[

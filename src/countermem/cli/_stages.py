@@ -25,7 +25,7 @@ from countermem.experiment._stages import (
     train_selector,
 )
 from countermem.llm import DEFAULT_REQUEST_TIMEOUT_S, LLM
-from countermem.memory import GeneratorSettings, is_postgres_url
+from countermem.memory import DEFAULT_SCOPE, GeneratorSettings, is_postgres_url
 
 _PREPARE_KEYS = set(inspect.signature(prepare).parameters)
 
@@ -39,8 +39,8 @@ def _stage(stage: Literal["construct", "train", "evaluate"], params: dict[str, A
     selector = params.get("selector", "dqn")
     if selector not in ("dqn", "skip", "top1", "random"):
         raise ConfigError(f"unknown selector {selector!r}; choose dqn, skip, top1 or random")
-    if params.get("embedder", "minilm") not in ("minilm", "lexical"):
-        raise ConfigError("--embedder must be minilm or lexical")
+    if params.get("embedder", "minilm") not in ("minilm", "onnx", "onnx-int8", "lexical"):
+        raise ConfigError("--embedder must be minilm, onnx, onnx-int8 or lexical")
     settings = MemorySettings(
         store=params["store"],
         capacity=params.get("capacity", 200),
@@ -55,6 +55,9 @@ def _stage(stage: Literal["construct", "train", "evaluate"], params: dict[str, A
         generator_model=params.get("generator_model") or "",
         after_malformed=params.get("after_malformed", False),
         redact=params.get("redact", True),
+        record_scope=params.get("scope", DEFAULT_SCOPE),
+        readable_scopes=tuple(params.get("read_scope") or ()),
+        merge=params.get("merge", False),
     )
     if stage == "evaluate":
         for warning in checkpoint_warnings(settings):  # before the model loads, so a person can stop here
@@ -202,6 +205,9 @@ def construct(
     failures_per_task: opt.FailuresPerTask = None,
     after_malformed: opt.AfterMalformed = False,
     redact: opt.Redact = True,
+    merge: opt.MergeRecords = False,
+    scope: opt.Scope = DEFAULT_SCOPE,
+    read_scope: opt.ReadScope = None,
     out: opt.Out = Path("runs/construct"),
     resume: opt.Resume = False,
     cache: opt.Cache = None,
@@ -239,6 +245,8 @@ def train(
     conditions: opt.Conditions = True,
     epochs: opt.Epochs = 1,
     after_malformed: opt.AfterMalformed = False,
+    scope: opt.Scope = DEFAULT_SCOPE,
+    read_scope: opt.ReadScope = None,
     out: opt.Out = Path("runs/train"),
     resume: opt.Resume = False,
     cache: opt.Cache = None,
@@ -304,6 +312,8 @@ def evaluate(
     conditions: opt.Conditions = True,
     trained: TrainedRun = None,
     after_malformed: opt.AfterMalformed = False,
+    scope: opt.Scope = DEFAULT_SCOPE,
+    read_scope: opt.ReadScope = None,
     out: opt.Out = Path("runs/evaluate"),
     resume: opt.Resume = False,
     cache: opt.Cache = None,

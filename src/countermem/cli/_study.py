@@ -38,6 +38,17 @@ OutOpt = Annotated[
     Path | None, typer.Option("--out", help="study folder (default: runs/study-<name>); rerun to resume")
 ]
 WorkersOpt = Annotated[int, typer.Option("--workers", help="jobs run at once, each in its own process")]
+ExecutorOpt = Annotated[
+    str | None,
+    typer.Option("--executor", help="workers (processes here) or ray (Ray tasks; docs/scale-out.md); default: the config's"),
+]
+AddressOpt = Annotated[
+    str | None,
+    typer.Option("--address", help="Ray cluster: HOST:PORT of its head, or auto; default: a Ray instance started here"),
+]
+JobThreadsOpt = Annotated[
+    int | None, typer.Option("--job-threads", help="threads (Ray CPUs) per job with --executor ray")
+]
 NoReportOpt = Annotated[bool, typer.Option("--no-report", help="skip writing report/ at the end")]
 QuietOpt = Annotated[
     bool, typer.Option("--quiet", help="no progress lines (printed per finished task when not on a terminal)")
@@ -153,12 +164,18 @@ def _first_line(error: str) -> str:
 @friendly_errors
 def study(
     config: ConfigArg, out: OutOpt = None, workers: WorkersOpt = 1, no_report: NoReportOpt = False,
-    quiet: QuietOpt = False,
+    quiet: QuietOpt = False, executor: ExecutorOpt = None, address: AddressOpt = None,
+    job_threads: JobThreadsOpt = None,
 ) -> None:
     """Run a whole study (build -> train -> test for every method, agent, benchmark, backbone and seed)."""
     parsed = load_study_config(config)
     root = out or Path("runs") / f"study-{parsed.name}"
-    console.print(f"study [cyan]{parsed.name}[/cyan] into {root} with {workers} worker(s)")
+    kind = executor or parsed.executor
+    where = address or parsed.ray_address
+    how = f"{workers} worker(s)" if kind != "ray" else (
+        f"Ray at {where}" if where else f"a Ray instance started here for {workers} job(s) at once"
+    )
+    console.print(f"study [cyan]{parsed.name}[/cyan] into {root} with {how}")
     live = console.is_terminal and not quiet
     with Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -168,7 +185,8 @@ def study(
         try:
             outcome = run_study(
                 parsed, root, workers=workers, progress=_Display(progress) if live else _Lines(quiet),
-                source=str(config), write_report=not no_report,
+                source=str(config), write_report=not no_report, executor=executor, address=address,
+                job_threads=job_threads,
             )
         except (KeyboardInterrupt, StudyInterrupted):
             err_console.print(f"[yellow]interrupted[/yellow]: run the same command again to resume ({root})")
@@ -178,6 +196,9 @@ def study(
             again = ["countermem", "study", str(config), "--out", str(root)]
             if workers != 1:
                 again += ["--workers", str(workers)]
+            for flag, value in (("--executor", executor), ("--address", address), ("--job-threads", job_threads)):
+                if value is not None:
+                    again += [flag, str(value)]
             print_server_fault(fault, shlex.join(again))
             raise typer.Exit(code=SERVER_FAULT_EXIT_CODE) from fault
     for cell, note in outcome.plan.short_splits.items():

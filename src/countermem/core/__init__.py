@@ -17,6 +17,7 @@ from countermem.core._errors import (
     ArtifactMismatchError,
     BudgetExceededError,
     CheckerUnavailableError,
+    ClusterUnavailableError,
     ConfigError,
     CountermemError,
     DataUnavailableError,
@@ -29,6 +30,7 @@ from countermem.core._errors import (
     ParseError,
     SandboxError,
     StoreError,
+    UnviewablePathError,
     WorldModelError,
 )
 from countermem.core._files import sha256_file
@@ -69,6 +71,7 @@ __all__ = [
     "CheckResult",
     "CheckStatus",
     "CheckerUnavailableError",
+    "ClusterUnavailableError",
     "ConfigError",
     "Cost",
     "CountermemError",
@@ -90,6 +93,7 @@ __all__ = [
     "SandboxError",
     "StoreError",
     "Task",
+    "UnviewablePathError",
     "Usage",
     "WorldModelError",
     "clip_middle",

@@ -84,5 +84,14 @@ class ArtifactMismatchError(CountermemError):
     """A stage artifact's content hash does not match its manifest."""
 
 
+class ClusterUnavailableError(CountermemError):
+    """The study's Ray executor cannot run: ray is not installed, the address is malformed, or no
+    Ray cluster answers there."""
+
+
 class BudgetExceededError(CountermemError):
     """A step, token or call budget ran out."""
+
+
+class UnviewablePathError(CountermemError):
+    """`countermem view` was given a path that is not a memory store, a run folder or a study folder."""

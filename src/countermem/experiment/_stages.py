@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from countermem.baselines import UnverifiedAdmitter
 from countermem.core import ArtifactMismatchError, ConfigError, Task, Usage
@@ -39,6 +39,9 @@ from countermem.experiment._rundir import RunDir
 from countermem.experiment._runner import ProgressCallback, RunConfig, run_tasks
 from countermem.llm import LLM, token_counter
 from countermem.memory import (
+    DEFAULT_RETIRE_HARM_RATE,
+    DEFAULT_RETIRE_MIN_USES,
+    DEFAULT_SCOPE,
     AdmissionReport,
     Admitter,
     AdvisorOptions,
@@ -55,7 +58,9 @@ from countermem.memory import (
     Proposal,
     Record,
     Rendering,
+    RetireByUse,
     Retriever,
+    ScopeAccess,
     SQLiteStore,
     StoreLocationField,
     build_provenance,
@@ -65,6 +70,7 @@ from countermem.memory import (
     make_embedder,
     open_store,
     store_sha256,
+    validate_scope,
 )
 from countermem.selector import (
     AlwaysSkip,
@@ -89,7 +95,7 @@ class MemorySettings(BaseModel):
     """A store file, or a postgresql:// URL of a store on a server (`countermem.memory._pgstore`)."""
     capacity: int = 200
     retention: str = "utility"
-    embedder: Literal["minilm", "lexical"] = "minilm"
+    embedder: Literal["minilm", "onnx", "onnx-int8", "lexical"] = "minilm"
     k: int = 3
     scope: Literal["domain", "benchmark"] = "domain"
     rank: Literal["similarity", "random", "shuffled"] = "similarity"
@@ -120,6 +126,30 @@ class MemorySettings(BaseModel):
     max_advice_tokens: int | None = None
     redact: bool = True
     """Replace secrets in records with typed placeholders before they are stored (`countermem.memory._redact`)."""
+    retire_harm_rate: float = DEFAULT_RETIRE_HARM_RATE
+    retire_min_uses: int = DEFAULT_RETIRE_MIN_USES
+    """Retirement by use in the construct stage's writable store (`countermem.memory.RetireByUse`)."""
+    record_scope: str = DEFAULT_SCOPE
+    """The scope (team, project, tenant) records are written to and read from (`countermem.memory._scope`)."""
+    readable_scopes: tuple[str, ...] = ()
+    """Other scopes shared with this one: their records are offered too, never written."""
+    merge: bool = False
+    """Merge an admitted record into an equivalent stored one (`countermem.memory._merge`)."""
+
+    @field_validator("record_scope")
+    @classmethod
+    def _scope_name(cls, value: str) -> str:
+        return validate_scope(value, "memory scope")
+
+    @field_validator("readable_scopes")
+    @classmethod
+    def _scope_names(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(sorted({validate_scope(name, "readable scope") for name in value}))
+
+    @property
+    def access(self) -> ScopeAccess:
+        """What the stage reads and writes: its scope and the ones shared with it, nothing else."""
+        return ScopeAccess.of(self.record_scope, self.readable_scopes)
 
     def flat(self) -> dict[str, str | int | float | bool | None]:
         data = self.model_dump(mode="json", exclude={"reward", "dqn", "generator", "lesson"})
@@ -128,8 +158,11 @@ class MemorySettings(BaseModel):
         data["generator"] = self.generator.model_dump_json()
         if self.lesson != LessonSettings():
             data["lesson"] = self.lesson.model_dump_json()
+        data["readable_scopes"] = ",".join(self.readable_scopes)
         for name, default in (("rendering", "correction"), ("repeat_offers", True), ("max_advice_tokens", None),
-                              ("redact", True)):
+                              ("redact", True), ("retire_harm_rate", DEFAULT_RETIRE_HARM_RATE),
+                              ("retire_min_uses", DEFAULT_RETIRE_MIN_USES), ("record_scope", DEFAULT_SCOPE),
+                              ("readable_scopes", ""), ("merge", False)):
             if data[name] == default:
                 del data[name]  # a run recorded before these settings existed resumes unchanged
         return data
@@ -243,7 +276,8 @@ def construct_memory(
         learner = CounterfactualLearner(
             Generator(generator_llm or llm, settings=generator_settings),
             Admitter(
-                store, min_gain=settings.min_gain, stage="construct", provenance=provenance, redact=settings.redact
+                store, min_gain=settings.min_gain, stage="construct", provenance=provenance, redact=settings.redact,
+                merge=settings.merge,
             )
             if settings.admission == "verified"
             else UnverifiedAdmitter(store, stage="construct", provenance=provenance, redact=settings.redact),
@@ -312,13 +346,17 @@ def _made_in_run(store: Path | str, run_dir: RunDir) -> bool:
 
 def _construct_store(settings: MemorySettings) -> AnyStore:
     if isinstance(settings.store, str):
-        return PostgresStore(settings.store, capacity=settings.capacity, retention=settings.retention, seed=settings.seed)
+        return PostgresStore(
+            settings.store, capacity=settings.capacity, retention=settings.retention, seed=settings.seed,
+            retire_by_use=RetireByUse(settings.retire_harm_rate, settings.retire_min_uses), access=settings.access,
+        )
     if settings.store.is_dir():
         raise ConfigError(f"--store {settings.store} is a folder; give the path of a memory store file")
     settings.store.parent.mkdir(parents=True, exist_ok=True)
     return SQLiteStore(
         settings.store, capacity=settings.capacity, retention=settings.retention, seed=settings.seed,
-        durable=True,
+        durable=True, retire_by_use=RetireByUse(settings.retire_harm_rate, settings.retire_min_uses),
+        access=settings.access,
     )
 
 
@@ -333,7 +371,7 @@ def _learn_while_advising(
 
     retriever = Retriever(
         earlier_records, make_embedder(settings.embedder), k=settings.k, scope=settings.scope,
-        use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed,
+        use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed, access=settings.access,
     )
     advisor = CounterfactualMemory(
         retriever, TopOne(), action_language=benchmark.action_language, store=store,
@@ -454,7 +492,7 @@ def _advised_stage(
                 f"selector checkpoint {settings.checkpoint} has sha256 {checkpoint_now}, the manifest says "
                 f"{expected_checkpoint_sha256}; retrain it or restore the file the manifest names"
             )
-    store = open_store(settings.store, read_only=True)
+    store = open_store(settings.store, read_only=True, access=settings.access)
     try:
         training = stage == "train"
         chosen = selector or make_selector(settings, training=training)
@@ -463,7 +501,7 @@ def _advised_stage(
         retriever = Retriever(
             _offerable_pool(store) if settings.rendering == "lesson" else store,
             make_embedder(settings.embedder), k=settings.k, scope=settings.scope,
-            use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed,
+            use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed, access=settings.access,
         )
         advisor = CounterfactualMemory(
             retriever, chosen, action_language=benchmark.action_language, store=store,

@@ -14,7 +14,8 @@ running the same command again redoes the unfinished jobs.
 Parallelism: independent jobs (different cells, methods, analyses, evaluation runs) run at the
 same time on a pool of `workers` processes; each job loads its own benchmark and model. Results
 do not depend on the number of workers: no job reads another's state except the artifacts it
-waits for.
+waits for. With `executor="ray"` the same jobs run as Ray tasks, on this machine or a cluster
+without a shared file system (`_study_ray`, `_study_bundle`); the study folder stays here.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from countermem.experiment._rundir import package_versions, write_json_atomic
 from countermem.experiment._study_config import StudyConfig
 from countermem.experiment._study_jobs import JobRecord, execute_job, read_record, verify_record
 from countermem.experiment._study_plan import Job, StudyPlan, plan_study
+from countermem.experiment._study_ray import RaySettings
 from countermem.llm import usable_cores
 
 MANIFEST = "manifest.json"
@@ -80,7 +82,7 @@ class StudyOutcome:
 
 
 def config_digest(config: StudyConfig) -> str:
-    return hashlib.sha256(config.model_dump_json().encode()).hexdigest()
+    return hashlib.sha256(config.identity_json().encode()).hexdigest()
 
 
 def _fields_filled_since(saved: object, config: StudyConfig, digest: str) -> list[str] | None:
@@ -99,7 +101,7 @@ def _fields_filled_since(saved: object, config: StudyConfig, digest: str) -> lis
         return None
     if config_digest(upgraded) != digest:
         return None
-    return sorted(_missing_keys(saved, json.loads(config.model_dump_json())))
+    return sorted(_missing_keys(saved, json.loads(config.identity_json())))
 
 
 def _missing_keys(saved: dict[str, object], current: dict[str, object], prefix: str = "") -> set[str]:
@@ -161,7 +163,7 @@ def _manifest(root: Path, config: StudyConfig, plan: StudyPlan, source: str | No
     return {
         "kind": "study",
         "name": config.name,
-        "config": json.loads(config.model_dump_json()),
+        "config": json.loads(config.identity_json()),
         "config_sha256": digest,
         "config_file": source,
         "seeds": config.seeds,
@@ -264,15 +266,28 @@ def run_study(
     source: str | None = None,
     stop_after_runs: int | None = None,
     write_report: bool = True,
+    executor: str | None = None,
+    address: str | None = None,
+    job_threads: int | None = None,
 ) -> StudyOutcome:
-    """Run (or resume) the study into `root`; see the module docstring."""
+    """Run (or resume) the study into `root`; see the module docstring.
+
+    `executor` (default: the config's) is `workers` or `ray`; `address` and `job_threads` are the
+    Ray executor's (`RaySettings`), and default to the config's `ray_address` and, on a Ray
+    instance started for the study, to the cores shared out among `workers` (1 on a cluster)."""
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
+    ray_settings = _ray_settings(config, executor, address, job_threads, workers)
     root.mkdir(parents=True, exist_ok=True)
     hold_folder(root)
     benchmarks, skipped = _load_benchmarks(config)
     plan = plan_study(config, benchmarks, skipped)
     manifest = _manifest(root, config, plan, source)
+    execution = {"executor": "workers", "workers": workers} if ray_settings is None else {
+        "executor": "ray", "address": ray_settings.address, "job_threads": ray_settings.job_threads,
+    }
+    starts = manifest.get("resumed")
+    (starts[-1] if isinstance(starts, list) and starts else manifest).update(execution=execution)
     write_json_atomic(root / MANIFEST, manifest)
     outcome = StudyOutcome(root=root, plan=plan)
     resumes = manifest.get("resumed")
@@ -290,7 +305,11 @@ def run_study(
         progress.start(plan, done_runs, len(done))
     pending = [j for j in plan.jobs if j.id not in done]
     runs_counter = _RunCounter(done_runs, progress, stop_after_runs)
-    if workers == 1:
+    if ray_settings is not None:
+        from countermem.experiment._study_ray import run_ray
+
+        run_ray(root, config, plan.jobs, pending, done, outcome, progress, runs_counter, ray_settings)
+    elif workers == 1:
         _run_inline(root, config, pending, done, outcome, progress, runs_counter)
     else:
         _run_pool(root, config, pending, done, outcome, progress, workers, runs_counter)
@@ -303,6 +322,24 @@ def run_study(
     if write_report and done:
         outcome.report = write_folder_report(root)
     return outcome
+
+
+def _ray_settings(
+    config: StudyConfig, executor: str | None, address: str | None, job_threads: int | None, workers: int
+) -> RaySettings | None:
+    """The Ray executor's settings, or None for the process pool (`--workers`)."""
+    kind = executor or config.executor
+    if kind not in ("workers", "ray"):
+        raise ConfigError(f"--executor must be workers or ray, got {kind!r}")
+    if kind == "workers":
+        if address is not None or job_threads is not None:
+            raise ConfigError("--address and --job-threads belong to --executor ray; add it, or drop them")
+        return None
+    if job_threads is not None and job_threads < 1:
+        raise ConfigError(f"--job-threads must be at least 1, got {job_threads}")
+    where = address or config.ray_address
+    threads = job_threads or (threads_per_worker(workers) if where is None else 1)
+    return RaySettings(address=where, job_threads=threads, local_cpus=workers * threads)
 
 
 def write_folder_report(root: Path) -> Path:

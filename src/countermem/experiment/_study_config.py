@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from countermem.core import ConfigError
 from countermem.domains import benchmark_names
 from countermem.llm import MODEL_BACKBONES
-from countermem.memory import GeneratorSettings, LessonSettings
+from countermem.memory import DEFAULT_SCOPE, GeneratorSettings, LessonSettings, validate_scope
 from countermem.selector import DQNConfig
 
 BackboneKind = Literal["local", "openai", "scripted", "simulated"]
@@ -117,8 +117,11 @@ class MemoryConfig(_Strict):
 
     capacity: int = 200
     """Records the store holds; beyond it the retention rule evicts."""
-    embedder: Literal["minilm", "lexical"] = "minilm"
-    """How situations are embedded for ranking: `minilm` (all-MiniLM-L6-v2) or `lexical` (no model)."""
+    embedder: Literal["minilm", "onnx", "onnx-int8", "lexical"] = "minilm"
+    """How situations are embedded for ranking: `minilm` (all-MiniLM-L6-v2 on torch), `onnx` (the same
+    model as an int8-weight ONNX file on onnxruntime, no torch; `countermem models pull
+    minilm-l6-onnx-int8`), `onnx-int8` (that file with int8 multiplies: faster, neighbours further
+    from minilm's; docs/embedding.md) or `lexical` (no model)."""
     k: int = 3
     """Records offered at most per decision (after the condition filter and ranking)."""
     selector: Literal["dqn", "top1", "skip", "random"] = "dqn"
@@ -140,6 +143,29 @@ class MemoryConfig(_Strict):
     """Learn from malformed answers (no `Action:` line) and advise after them; opt-in (harmed on humaneval)."""
     redact: bool = True
     """Replace secrets (keys, tokens, passwords, e-mail addresses) in records with placeholders before storing."""
+    retire_harm_rate: float = Field(default=0.5, ge=0.0, le=1.0)
+    """A record that harmed more than this share of its selected uses is retired (kept, never offered); 1: never."""
+    retire_min_uses: int = Field(default=5, ge=1)
+    """Selected uses a record needs before `retire_harm_rate` can retire it (`memory list --retired` shows them)."""
+    scope: str = DEFAULT_SCOPE
+    """The scope (team, project, tenant) the study's records are written to; only its records and those of
+    `readable_scopes` are offered."""
+    readable_scopes: list[str] = Field(default_factory=list)
+    """Other scopes shared with `scope`: their records are offered too, never written."""
+    merge: bool = False
+    """Merge an admitted record into an equivalent stored one (same scope, condition and normalised edit),
+    summing counters and keeping every source task; off by default (on the SIMULATED sql-shop bed it left
+    held-out success unchanged)."""
+
+    @model_validator(mode="after")
+    def _scope_names(self) -> MemoryConfig:
+        try:
+            validate_scope(self.scope, "memory.scope")
+            for name in self.readable_scopes:
+                validate_scope(name, "a memory.readable_scopes entry")
+        except ConfigError as error:
+            raise ValueError(str(error)) from None
+        return self
     dqn: DQNConfig = Field(default_factory=DQNConfig)
     """`[memory.dqn]`: the selector's network and training."""
     generator: GeneratorConfig = Field(default_factory=lambda: GeneratorConfig())
@@ -202,6 +228,10 @@ class AnalysisSettings(_Strict):
         return self
 
 
+EXECUTION_KEYS = ("executor", "ray_address")
+"""Top-level keys that say how a study runs, not what it computes."""
+
+
 class StudyConfig(_Strict):
     """The whole study file: its top-level keys, then one table per section."""
 
@@ -239,6 +269,18 @@ class StudyConfig(_Strict):
     `shared/data` beside the working directory or a parent."""
     unsafe_no_sandbox: bool = False
     """Run model-written code without bubblewrap; only where you accept that risk."""
+    executor: Literal["workers", "ray"] = "workers"
+    """How jobs run: `workers`, processes on this machine (`--workers`); `ray`, Ray tasks on a Ray
+    instance started for the study or on the cluster at `ray_address` (docs/scale-out.md). Not part
+    of the study's identity (results do not depend on it): a study may be resumed with the other;
+    `countermem study --executor` overrides it."""
+    ray_address: str | None = None
+    """The Ray cluster of `executor = "ray"`: HOST:PORT of its head, or `auto` on one of its nodes;
+    empty: start a Ray instance on this machine for the study. `--address` overrides it."""
+
+    def identity_json(self) -> str:
+        """The config without how it is executed: what the study's hash and manifest record."""
+        return self.model_dump_json(exclude=set(EXECUTION_KEYS))
 
     @model_validator(mode="after")
     def _non_empty(self) -> StudyConfig:

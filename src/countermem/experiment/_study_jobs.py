@@ -171,6 +171,8 @@ def memory_settings(ctx: JobContext, *, store: Path, checkpoint: Path | None) ->
         generator=memory.generator.settings(), generator_model=memory.generator.model,
         lesson=memory.lesson, rendering=spec.rendering, repeat_offers=spec.repeat_offers,
         max_advice_tokens=memory.max_advice_tokens,
+        retire_harm_rate=memory.retire_harm_rate, retire_min_uses=memory.retire_min_uses,
+        record_scope=memory.scope, readable_scopes=tuple(memory.readable_scopes), merge=memory.merge,
     )
 
 

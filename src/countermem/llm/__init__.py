@@ -17,6 +17,7 @@ from countermem.llm._pull import (
 )
 from countermem.llm._registry import (
     DEFAULT_MODEL,
+    EMBEDDING_MODELS,
     MODELS,
     ModelSpec,
     WheelPart,
@@ -41,6 +42,7 @@ __all__ = [
     "BACKBONES",
     "DEFAULT_MODEL",
     "DEFAULT_REQUEST_TIMEOUT_S",
+    "EMBEDDING_MODELS",
     "LLAMA_CPP_SAMPLING",
     "LLM",
     "MODELS",

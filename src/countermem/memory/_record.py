@@ -20,8 +20,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
-from countermem.core import Action, CheckResult, Facts, clip_middle
+from countermem.core import Action, CheckResult, ConfigError, Facts, clip_middle
 from countermem.memory._conditions import Condition, ConditionError, parse_condition
+from countermem.memory._scope import DEFAULT_SCOPE, validate_scope
 
 SITUATION_LIMIT = 2000
 """Most characters of a situation a record keeps (head and tail, see the module docstring)."""
@@ -33,6 +34,9 @@ GAIN_TOLERANCE = 1e-9
 
 Stage = Literal["construct", "train", "heldout", "manual"]
 """Where a record was made; `manual` is a record a person wrote or imported."""
+
+RecordStatus = Literal["live", "retired"]
+"""`retired`: kept in the store and its history, never offered (`countermem.memory._reverify`)."""
 
 
 def utc_now() -> datetime:
@@ -189,6 +193,14 @@ class ReuseCounters(_Frozen):
         )
 
 
+class MergedSource(_Frozen):
+    """A record merged into this one (`countermem.memory._merge`): its id, version and source task."""
+
+    record_id: str
+    version: int = Field(ge=1)
+    source: RecordSource
+
+
 class Record(_Frozen):
     """One verified correction. `id` defaults to a content hash, so the same correction gets the same id."""
 
@@ -219,6 +231,14 @@ class Record(_Frozen):
     redactions: dict[str, int] = Field(default_factory=dict)
     """Secrets replaced by placeholders before the record was stored, counted by kind
     (`countermem.memory._redact`); empty when nothing was found or redaction was off."""
+    status: RecordStatus = "live"
+    """A retired record stays in the store (and `memory list --retired`) but is never offered."""
+    retired_reason: str | None = None
+    retired_at: datetime | None = None
+    scope: str = DEFAULT_SCOPE
+    """Who may read the record (`countermem.memory._scope`); part of the id unless `default`."""
+    merged_from: list[MergedSource] = Field(default_factory=list)
+    """Equivalent records merged into this one, with their source tasks (empty: never merged)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -241,6 +261,14 @@ class Record(_Frozen):
         if not data.get("id"):
             data["id"] = _content_id(data)
         return data
+
+    @field_validator("scope")
+    @classmethod
+    def _scope_name(cls, value: str) -> str:
+        try:
+            return validate_scope(value)
+        except ConfigError as error:
+            raise ValueError(str(error)) from None
 
     @field_validator("created_at")
     @classmethod
@@ -267,7 +295,22 @@ class Record(_Frozen):
             raise ValueError(f"situation is longer than SITUATION_LIMIT={SITUATION_LIMIT}")
         if self.embedding is not None and not self.embedding:
             raise ValueError("embedding is empty; use None when there is no embedding")
+        if (self.status == "retired") != (self.retired_reason is not None):
+            raise ValueError("a retired record needs its retired_reason, and only a retired record has one")
         return self
+
+    @property
+    def live(self) -> bool:
+        """Whether the record may be offered (not retired)."""
+        return self.status == "live"
+
+    def marked_retired(self, reason: str, at: datetime | None = None) -> Record:
+        """This version marked retired (same version: the store stores it as the next one)."""
+        if not reason.strip():
+            raise ValueError("say why the record is retired; the reason is kept with it")
+        return self.model_copy(
+            update={"status": "retired", "retired_reason": reason.strip(), "retired_at": at or utc_now()}
+        )
 
     def applies(self, facts: Facts) -> bool:
         return self.condition.applies(facts)
@@ -279,7 +322,7 @@ class Record(_Frozen):
 
     def revised(self, **changes: Any) -> Record:
         """A new version of this record with `changes` applied; `id` and `created_at` cannot change."""
-        forbidden = {"id", "version", "created_at"} & changes.keys()
+        forbidden = {"id", "version", "created_at", "scope"} & changes.keys()
         if forbidden:
             raise ValueError(f"a revision cannot change {sorted(forbidden)}")
         data = self.model_dump()
@@ -317,6 +360,9 @@ def _content_id(data: dict[str, Any]) -> str:
         if condition is None
         else ApplicabilityCondition.model_validate(condition).canonical,
     }
+    scope = data.get("scope")
+    if scope is not None and scope != DEFAULT_SCOPE:
+        key["scope"] = scope  # the same correction in two scopes is two records; default ids stay as they were
     digest = hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()
     return "r-" + digest[:16]
 

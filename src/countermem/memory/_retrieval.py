@@ -5,6 +5,8 @@ its `Facts`, its domain and benchmark, and optionally a query embedding the call
 
 1. Pool: records of the same domain (`scope="domain"`, default) or of the same benchmark only
    (`scope="benchmark"`). Other domains never compete: their situations are not comparable.
+   Only records the reader's `ScopeAccess` may read are indexed at all (`countermem.memory._scope`;
+   that is the record's team or tenant scope, not this pool scope).
 2. Condition filter: a record whose applicability condition is false (or unknown) for the
    decision's facts is dropped before ranking, so a high similarity can never smuggle in a
    record that does not apply. Universal conditions always hold. `use_conditions=False` turns
@@ -73,6 +75,7 @@ from countermem.core import ConfigError, Facts, StoreError
 from countermem.memory._conditions import Condition
 from countermem.memory._embedding import Embedder, FloatRows, normalize_rows
 from countermem.memory._record import ApplicabilityCondition, Record
+from countermem.memory._scope import ScopeAccess
 
 RetrievalScope = Literal["domain", "benchmark"]
 RankMode = Literal["similarity", "random", "shuffled"]
@@ -450,6 +453,7 @@ class Retriever:
         exact_limit: int = DEFAULT_EXACT_LIMIT,
         auto_refresh: bool = True,
         use_record_embeddings: bool = True,
+        access: ScopeAccess | None = None,
     ) -> None:
         if k < 1:
             raise ConfigError(f"retrieval must offer at least 1 record, got k={k}")
@@ -472,7 +476,11 @@ class Retriever:
         self.auto_refresh = auto_refresh
         self.use_record_embeddings = use_record_embeddings
         self.embedder = embedder
-        self._provider = _resolve_provider(records)
+        self.access = access
+        """Only records of these scopes enter the index (None: every record given); a store opened
+        with an access filters already, this also holds for records given as a list or callable."""
+        provider = _resolve_provider(records)
+        self._provider = provider if access is None else (lambda: access.visible(provider()))
         self._index = _RecordIndex(embedder.dim)
         self._seen: list[Record] = []
         self.refresh()
@@ -485,9 +493,13 @@ class Retriever:
     def refresh(self, records: Sequence[Record] | None = None) -> RefreshReport:
         """Bring the index in line with the store (or with `records`); embeds only new keys."""
         start = perf_counter()
-        current = list(self._provider() if records is None else records)
+        if records is None:
+            current = list(self._provider())
+        else:
+            current = list(records) if self.access is None else self.access.visible(records)
+        offerable = [r for r in current if r.live]  # a retired record is never offered, whoever lists it
         by_id: dict[str, Record] = {}
-        for record in current:
+        for record in offerable:
             if record.id in by_id:
                 raise StoreError(f"record id {record.id} appears twice in the records given to retrieval")
             by_id[record.id] = record
@@ -497,7 +509,7 @@ class Retriever:
             index.remove(record_id)
         fresh: list[Record] = []
         updated = 0
-        for record in current:
+        for record in offerable:
             old = index.records.get(record.id)
             if old is None:
                 fresh.append(record)

@@ -45,9 +45,21 @@ and a frozen snapshot opened for writing. A refused open leaves no file behind t
 condition nested deeper than `MAX_DEPTH`, a damaged body) does not make the store unreadable: it
 is set aside (`quarantined`, by id, with the reason) and every other record stays usable.
 
+Scopes (`countermem.memory._scope`): a store opened with `access=ScopeAccess(...)` shows and
+writes only the records of the scopes that access may read, in every method; it adds only
+records of its own scope. Capacity and the retention rule are the store's, over every scope (an
+eviction an admission causes may remove another scope's record; the caller is then told nothing
+of it). Without an access a store object is the owner's view of every scope.
+
 Nothing is silently rewritten: a change to a record stores a new version and moves the previous
 one into `record_history`; an eviction moves the record into `evictions` with the rule, the
 reason and the scores the rule decided on.
+
+A retired record (`retire`, by re-verification, or by use: `RetireByUse` applied in
+`update_counters`) stays in `records` as a new version with `status = "retired"` and its reason.
+`all`, `search` and `len` are the live records only, so nothing that offers records sees it,
+and it does not count against the capacity; `get`, `history` and `retired()` still return it.
+Its id is not admitted again: the same correction found again is reported as already stored.
 """
 
 from __future__ import annotations
@@ -73,6 +85,7 @@ from typing import IO, Any, Protocol, TypeVar, cast, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from countermem.core import CountermemError, StoreError, clip_middle, sha256_file
+from countermem.memory._merge import MergeGroup, merge_groups, merge_key, merged_record
 from countermem.memory._record import Record, utc_now
 from countermem.memory._retention import (
     RedundancyIndex,
@@ -81,6 +94,8 @@ from countermem.memory._retention import (
     UtilityWeights,
     make_retention,
 )
+from countermem.memory._retire_by_use import RetireByUse
+from countermem.memory._scope import DEFAULT_SCOPE, ScopeAccess
 from countermem.memory._store_rows import (
     NOT_COPIED_META,
     EvictionRow,
@@ -173,6 +188,20 @@ class StoreStats(_Frozen):
     """Records set aside because they no longer parse: id -> why (they are not in `count`)."""
     redactions: dict[str, int] = Field(default_factory=dict)
     """Secrets replaced by placeholders in the stored records, by kind (`Record.redactions`)."""
+    retired: int = 0
+    """Records kept but never offered (not in `count`, not against the capacity)."""
+    by_scope: dict[str, int] = Field(default_factory=dict)
+    """Records by scope (only the scopes the store object may read)."""
+
+
+class MergeOutcome(_Frozen):
+    """What `add_or_merge` did: `merged_into` names the stored record that now holds the new one's
+    content (None when the new record was stored under its own id); `merged` are stored records it
+    absorbed; `evictions` are the retention rule's (or the merges of stored records)."""
+
+    evictions: list[EvictionEvent] = Field(default_factory=list)
+    merged_into: str | None = None
+    merged: list[str] = Field(default_factory=list)
 
 
 class FrozenSnapshot(_Frozen):
@@ -241,6 +270,8 @@ class SQLiteStore:
     `capacity`, `retention` and `seed` default to what the file recorded when it was created
     (200, `utility`, 0); passing them changes what the file records. The random rule draws from
     `random.Random(f"{seed}:{n}")` for the n-th eviction, so a reopened store draws the same.
+    `retire_by_use` is this object's policy for counter updates (not recorded in the file; None
+    retires nothing by use).
     """
 
     def __init__(
@@ -253,23 +284,33 @@ class SQLiteStore:
         read_only: bool = False,
         durable: bool = False,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT_S,
+        retire_by_use: RetireByUse | None = RetireByUse(),  # noqa: B008 - frozen, shared safely
+        access: ScopeAccess | None = None,
     ) -> None:
         self.path = str(path)
         self.read_only = read_only
+        if access is not None and not isinstance(access, ScopeAccess):
+            raise StoreError(f"access must be a ScopeAccess, got {type(access).__name__}")
+        self.access = access
+        """The scopes this object shows and writes (None: every scope, the store owner's view)."""
         self.busy_timeout = busy_timeout
+        self.retire_by_use = retire_by_use
         self._mutex = threading.RLock()
         self._lock: IO[bytes] | None = None
         self._alone = True
         self._created: list[Path] = []
         self._quarantined: dict[str, str] = {}
+        self._quarantined_scope: dict[str, str | None] = {}
         self._versions: dict[str, int] = {}
         self._records: dict[str, Record] = {}
+        """Live records, in admission order."""
+        self._retired: dict[str, Record] = {}
         self._index: RedundancyIndex | None = None
         try:
             self._conn = self._connect(durable)
             self._data_version = self._read_data_version()
             self._setup(capacity, retention, seed)
-            self._records = self._load()
+            self._load()
             self._eviction_count = int(self._conn.execute("SELECT COUNT(*) FROM evictions").fetchone()[0])
         except sqlite3.OperationalError as error:
             self._abandon()
@@ -459,15 +500,19 @@ class SQLiteStore:
         except CountermemError as error:
             raise StoreError(f"{self.path}: {error}; pass the retention rule explicitly") from error
 
-    def _load(self) -> dict[str, Record]:
-        records: dict[str, Record] = {}
+    def _load(self) -> None:
+        records: list[Record] = []
         rows = self._conn.execute("SELECT id, version, body FROM records ORDER BY seq").fetchall()
         for record_id, version, body in rows:
             self._versions[str(record_id)] = int(version)
             record = self._parse_row(str(record_id), body)
             if record is not None:
-                records[record.id] = record
-        return records
+                records.append(record)
+        self._split(records)
+
+    def _split(self, records: list[Record]) -> None:
+        self._records = {r.id: r for r in records if r.live}
+        self._retired = {r.id: r for r in records if not r.live}
 
     def _parse_row(self, record_id: str, body: str) -> Record | None:
         try:
@@ -475,6 +520,7 @@ class SQLiteStore:
         except (ValidationError, ValueError, RecursionError) as error:
             reason = _why_unreadable(error)
             self._quarantined[record_id] = reason
+            self._quarantined_scope[record_id] = _raw_scope(body)
             logger.warning("record %s in %s cannot be read and is set aside: %s", record_id, self.path, reason)
             return None
         self._quarantined.pop(record_id, None)
@@ -515,11 +561,11 @@ class SQLiteStore:
             fresh[record_id] = self._parse_row(record_id, body)
         present = {record_id for record_id, _ in rows}
         gone = [record_id for record_id in self._versions if record_id not in present]
-        records: dict[str, Record] = {}
+        records: list[Record] = []
         for record_id, _ in rows:
-            record = fresh[record_id] if record_id in fresh else self._records.get(record_id)
+            record = fresh[record_id] if record_id in fresh else self._stored(record_id)
             if record is not None:
-                records[record_id] = record
+                records.append(record)
         for record_id in gone:
             self._quarantined.pop(record_id, None)
         if self._index is not None:
@@ -527,11 +573,11 @@ class SQLiteStore:
                 if record_id in self._index:
                     self._index.remove(record_id)
             for record_id, record in fresh.items():
-                if record is not None:
+                if record is not None and record.live:
                     self._index.add(record)
                 elif record_id in self._index:
                     self._index.remove(record_id)
-        self._records = records
+        self._split(records)
         self._versions = dict(rows)
         self._capacity = int(_read_meta(conn, "capacity") or self._capacity)
         self._eviction_count = int(conn.execute("SELECT COUNT(*) FROM evictions").fetchone()[0])
@@ -543,7 +589,27 @@ class SQLiteStore:
         They stay in the file untouched (an older or newer countermem may read them); this object
         neither offers nor counts them.
         """
-        return dict(self._quarantined)
+        return {k: v for k, v in self._quarantined.items() if self._may_read_scope(self._quarantined_scope.get(k))}
+
+    # --- scopes --------------------------------------------------------------------------------
+
+    def _may_read_scope(self, scope: str | None) -> bool:
+        return self.access is None or scope in self.access.readable
+
+    def _visible(self) -> list[Record]:
+        records = self._records.values()
+        return list(records) if self.access is None else self.access.visible(records)
+
+    def _visible_retired(self) -> list[Record]:
+        records = self._retired.values()
+        return list(records) if self.access is None else self.access.visible(records)
+
+    def _eviction_rows(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Rows of the eviction log whose record this object may read (the body is the last column)."""
+        rows = self._conn.execute(query, params).fetchall()
+        if self.access is None:
+            return rows
+        return [row for row in rows if self._may_read_scope(_raw_scope(row[-1]))]
 
     # --- lifecycle -----------------------------------------------------------------------------
 
@@ -588,29 +654,50 @@ class SQLiteStore:
     @_locked
     def __len__(self) -> int:
         self._sync()
-        return len(self._records)
+        return len(self._records) if self.access is None else len(self._visible())
 
     @_locked
     def __contains__(self, record_id: object) -> bool:
+        """Whether the record is stored, live or retired."""
         self._sync()
-        return record_id in self._records
+        return self._stored(record_id) is not None
+
+    def _stored(self, record_id: object) -> Record | None:
+        """The record, live or retired, if this object may read it."""
+        if not isinstance(record_id, str):
+            return None
+        record = self._records.get(record_id)
+        if record is None:
+            record = self._retired.get(record_id)
+        if record is None or (self.access is not None and not self.access.can_read(record)):
+            return None
+        return record
 
     # --- reading -------------------------------------------------------------------------------
 
     @_locked
     def get(self, record_id: str) -> Record:
+        """The record, live or retired."""
         self._sync()
-        try:
-            return self._records[record_id]
-        except KeyError:
+        record = self._stored(record_id)
+        if record is None:
+            where = "" if self.access is None else f" readable in {self.access.describe()}"
             raise StoreError(
-                f"no record {record_id!r} in {self.path}; `countermem memory list` shows the ids"
-            ) from None
+                f"no record {record_id!r}{where} in {self.path}; `countermem memory list` shows the ids"
+            )
+        return record
 
     @_locked
     def all(self) -> list[Record]:
+        """The live records (the ones that may be offered), in admission order."""
         self._sync()
-        return list(self._records.values())
+        return self._visible()
+
+    @_locked
+    def retired(self) -> list[Record]:
+        """The retired records, in admission order: kept, never offered."""
+        self._sync()
+        return self._visible_retired()
 
     @_locked
     def search(
@@ -621,7 +708,7 @@ class SQLiteStore:
         self._sync()
         found = [
             r
-            for r in self._records.values()
+            for r in self._visible()
             if (domain is None or r.domain == domain) and (benchmark is None or r.benchmark == benchmark)
         ]
         return found if limit is None else found[:limit]
@@ -638,9 +725,7 @@ class SQLiteStore:
 
     @_locked
     def evictions(self) -> list[EvictionEvent]:
-        rows = self._conn.execute(
-            "SELECT record_id, rule, reason, scores, at, body FROM evictions ORDER BY seq"
-        )
+        rows = self._eviction_rows("SELECT record_id, rule, reason, scores, at, body FROM evictions ORDER BY seq")
         return [
             EvictionEvent(
                 record_id=record_id,
@@ -656,9 +741,8 @@ class SQLiteStore:
     @_locked
     def evicted_record(self, record_id: str) -> Record:
         """The last evicted copy of a record, for a person asking what was dropped."""
-        row = self._conn.execute(
-            "SELECT body FROM evictions WHERE record_id = ? ORDER BY seq DESC LIMIT 1", (record_id,)
-        ).fetchone()
+        rows = self._eviction_rows("SELECT body FROM evictions WHERE record_id = ? ORDER BY seq DESC", (record_id,))
+        row = rows[0] if rows else None
         if row is None:
             raise StoreError(f"record {record_id!r} was never evicted from {self.path}")
         return _parse(row[0], f"evicted record {record_id}")
@@ -666,9 +750,7 @@ class SQLiteStore:
     @_locked
     def stats(self) -> StoreStats:
         records = self.all()
-        by_reason = dict(
-            self._conn.execute("SELECT reason, COUNT(*) FROM evictions GROUP BY reason ORDER BY 1")
-        )
+        by_reason = Counter(str(row[0]) for row in self._eviction_rows("SELECT reason, body FROM evictions"))
         return StoreStats(
             path=self.path,
             count=len(records),
@@ -676,18 +758,20 @@ class SQLiteStore:
             retention=self._rule.name,
             frozen=self.frozen,
             by_domain=dict(sorted(Counter(r.domain for r in records).items())),
+            by_scope=dict(sorted(Counter(r.scope for r in records).items())),
             by_benchmark=dict(sorted(Counter(r.benchmark for r in records).items())),
             mean_gain=sum(r.utility_gain for r in records) / len(records) if records else None,
             universal_conditions=sum(r.condition.is_universal for r in records),
-            evictions_by_reason={str(k): int(v) for k, v in by_reason.items()},
+            evictions_by_reason=dict(sorted(by_reason.items())),
             reuse=ReuseTotals(
                 retrieved=sum(r.counters.retrieved for r in records),
                 selected=sum(r.counters.selected for r in records),
                 succeeded=sum(r.counters.succeeded for r in records),
                 harmed=sum(r.counters.harmed for r in records),
             ),
-            quarantined=dict(self._quarantined),
+            quarantined=self.quarantined,
             redactions=dict(sorted(sum((Counter(r.redactions) for r in records), Counter[str]()).items())),
+            retired=len(self._visible_retired()),
         )
 
     # --- writing -------------------------------------------------------------------------------
@@ -704,8 +788,10 @@ class SQLiteStore:
         self._require_writable()
         if not isinstance(record, Record):
             raise StoreError(f"a store holds Record objects, got {type(record).__name__}")
+        self._refuse_foreign_scope(record)
         events: list[EvictionEvent] = []
         gone: set[str] = set()
+        scopes: dict[str, str] = {}
         try:
             with self._transaction():
                 if record.id in self._quarantined:
@@ -714,7 +800,7 @@ class SQLiteStore:
                         f"{self._quarantined[record.id]}); it cannot be replaced in this "
                         "store, so add the record to a new one"
                     )
-                if record.id in self._records:
+                if record.id in self._records or record.id in self._retired:
                     return []
                 index = self._redundancy_index()
                 if index is not None:
@@ -731,6 +817,7 @@ class SQLiteStore:
                     if victim is None or record_id in gone:
                         raise StoreError(f"retention rule {self._rule.name} chose unknown record {record_id}")
                     gone.add(record_id)
+                    scopes[record_id] = victim.scope
                     events.append(self._log_eviction(victim, self._rule.name, reason, scores))
                     if index is not None:
                         index.remove(victim.id)
@@ -743,7 +830,96 @@ class SQLiteStore:
             del self._records[event.record_id]
             del self._versions[event.record_id]
         self._eviction_count += len(events)
+        if self.access is not None:  # capacity is the store's, over all scopes; another scope's ids stay unseen
+            events = [e for e in events if self._may_read_scope(scopes.get(e.record_id))]
         return events
+
+    @_locked
+    def add_or_merge(self, record: Record) -> MergeOutcome:
+        """Admit `record`, or merge it with the equivalent records of its scope (`countermem.memory._merge`).
+
+        One transaction: when the store holds records with the same scope, condition and
+        normalised edit, the best-verified of them and `record` is kept (counters summed, sources
+        listed) and the others go to the eviction log with rule `merge`; otherwise this is `add`.
+        """
+        self._require_writable()
+        if not isinstance(record, Record):
+            raise StoreError(f"a store holds Record objects, got {type(record).__name__}")
+        key = merge_key(record)
+        self._sync()
+        if key is None or record.id in self._records:
+            return MergeOutcome(evictions=self.add(record))
+        with self._transaction():
+            self._refuse_foreign_scope(record)
+            equivalent = [r for r in self._visible() if merge_key(r) == key]
+            if not equivalent:
+                group = None
+            else:
+                group = merge_groups([*equivalent, record])[0]
+                new = merged_record(group)
+                stored = {r.id for r in equivalent}
+                if group.kept.id in stored:
+                    self._write_version(group.kept, new)
+                else:
+                    self._insert(new)
+                events = [self._log_eviction(r, "merge", f"merged into {new.id}", {}) for r in group.merged]
+        if group is None:
+            return MergeOutcome(evictions=self.add(record))
+        self._take_merge(group, new)
+        return MergeOutcome(
+            evictions=[e for e in events if e.record_id != record.id],
+            merged_into=None if new.id == record.id else new.id,
+            merged=[r.id for r in group.merged if r.id != record.id],
+        )
+
+    @_locked
+    def merge(self, *, dry_run: bool = False) -> list[MergeGroup]:
+        """Merge every group of equivalent records this object may read, all in one transaction.
+
+        Returns the groups, each with its kept record's new version (the plan, unchanged, with
+        `dry_run`). Records of different scopes are never in one group.
+        """
+        if dry_run:
+            self._sync()
+            return merge_groups(r for r in self._visible() if self.access is None or r.scope == self.access.own)
+        self._require_writable()
+        done: list[tuple[MergeGroup, Record]] = []
+        with self._transaction():
+            own = [r for r in self._visible() if self.access is None or r.scope == self.access.own]
+            for group in merge_groups(own):  # a reader never rewrites the scopes only shared with it
+                new = merged_record(group)
+                self._write_version(group.kept, new)
+                for other in group.merged:
+                    self._log_eviction(other, "merge", f"merged into {new.id}", {})
+                done.append((group, new))
+        for group, new in done:
+            self._take_merge(group, new)
+        return [MergeGroup(new, group.merged) for group, new in done]
+
+    def _take_merge(self, group: MergeGroup, new: Record) -> None:
+        """Bring the in-memory records in line with a committed merge."""
+        for other in group.merged:
+            if other.id in self._records:
+                del self._records[other.id]
+                del self._versions[other.id]
+                if self._index is not None and other.id in self._index:
+                    self._index.remove(other.id)
+            self._eviction_count += 1
+        if group.kept.id in self._records:
+            self._replaced(group.kept, new)
+        else:
+            self._records[new.id] = new
+            self._versions[new.id] = new.version
+            if self._index is not None:
+                self._index.add(new)
+
+    def _refuse_foreign_scope(self, record: Record) -> None:
+        if self.access is not None and record.scope != self.access.own:
+            raise StoreError(
+                f"record {record.id} is of scope {record.scope!r}, but this store was opened to write "
+                f"{self.access.describe()}; build the record with scope={self.access.own!r}, or open the "
+                "store with that record's scope"
+            )
 
     @_locked
     def evict(self, record_id: str, reason: str) -> EvictionEvent:
@@ -754,7 +930,8 @@ class SQLiteStore:
         with self._transaction():
             record = self.get(record_id)
             event = self._log_eviction(record, "manual", reason.strip(), {})
-        del self._records[record_id]
+        self._records.pop(record_id, None)
+        self._retired.pop(record_id, None)
         del self._versions[record_id]
         self._eviction_count += 1
         if self._index is not None:
@@ -775,7 +952,8 @@ class SQLiteStore:
         """Add to a record's reuse counters; this stores a new version and keeps the old one.
 
         The increments apply to the version current when the write lock is held, so increments
-        from any number of processes all count.
+        from any number of processes all count. A live record whose new counters cross the
+        `retire_by_use` line is retired in the same version.
         """
         self._require_writable()
         with self._transaction():
@@ -786,6 +964,33 @@ class SQLiteStore:
                 )
             except (ValueError, ValidationError) as error:
                 raise StoreError(f"cannot update counters of {record_id}: {error}") from error
+            why = None if self.retire_by_use is None or not new.live else self.retire_by_use.reason(new.counters)
+            if why is not None:
+                new = new.marked_retired(why, at)
+                logger.info("record %s in %s is retired: %s", record_id, self.path, why)
+            self._write_version(old, new)
+        return self._replaced(old, new)
+
+    @_locked
+    def retire(self, record_id: str, reason: str, *, expected_version: int | None = None) -> Record:
+        """Retire a live record: a new version that is kept (with the reason) but never offered.
+
+        Nothing is deleted: the previous version moves to `record_history`, and `retired()`,
+        `get` and `memory list --retired` still show it. Retiring a retired record is refused.
+        """
+        self._require_writable()
+        if not reason.strip():
+            raise StoreError("say why the record is retired; the reason is kept with it")
+        with self._transaction():
+            old = self.get(record_id)
+            if not old.live:
+                raise StoreError(f"record {record_id} is already retired ({old.retired_reason})")
+            if expected_version is not None and old.version != expected_version:
+                raise StoreError(
+                    f"record {record_id} was read at version {expected_version} but is now at version "
+                    f"{old.version} (another writer changed it); read it again and redo the change"
+                )
+            new = old.marked_retired(reason).model_copy(update={"version": old.version + 1})
             self._write_version(old, new)
         return self._replaced(old, new)
 
@@ -815,6 +1020,11 @@ class SQLiteStore:
     def freeze(self, path: str | Path) -> FrozenSnapshot:
         """Write a read-only snapshot (a copy with the `frozen` flag, journal off, file mode 0444)."""
         target = Path(path)
+        if self.access is not None:
+            raise StoreError(
+                f"a snapshot copies every scope of {self.path}, and this store was opened for "
+                f"{self.access.describe()}; freeze it opened without a scope, or export the scope's records"
+            )
         if target.exists():
             raise StoreError(
                 f"{target} already exists; freeze to a new path (snapshots are never overwritten)"
@@ -840,7 +1050,8 @@ class SQLiteStore:
 
     @_locked
     def export_jsonl(self, path: str | Path, *, overwrite: bool = False) -> int:
-        """One record per line, in admission order; `Record.model_validate_json` reads a line back.
+        """One record per line, the live ones in admission order then the retired ones;
+        `Record.model_validate_json` reads a line back.
 
         An existing file is replaced only with `overwrite=True`, and never when it is this store
         itself (or one of its journal or lock files): an export must not destroy what it reads.
@@ -861,13 +1072,14 @@ class SQLiteStore:
         )
         try:
             with handle:
-                for record in self._records.values():
+                visible = [*self._visible(), *self._visible_retired()]
+                for record in visible:
                     handle.write(record.model_dump_json() + "\n")
             os.replace(handle.name, target)
         except BaseException:
             Path(handle.name).unlink(missing_ok=True)
             raise
-        return len(self._records)
+        return len(visible)
 
     def _is_own_file(self, target: Path) -> bool:
         if self.in_memory or not target.exists():
@@ -961,8 +1173,14 @@ class SQLiteStore:
             )
 
     def _replaced(self, old: Record, new: Record) -> Record:
-        self._records[new.id] = new
         self._versions[new.id] = new.version
+        if not new.live:
+            self._records.pop(new.id, None)
+            self._retired[new.id] = new
+            if self._index is not None and new.id in self._index:
+                self._index.remove(new.id)
+            return new
+        self._records[new.id] = new
         if self._index is not None and (
             new.situation != old.situation
             or new.improved_action != old.improved_action
@@ -1035,7 +1253,8 @@ class SQLiteStore:
         self._capacity = int(_read_meta(self._conn, "capacity") or self._capacity)
         self._rule = self._resolve_rule(None)
         self._seed = int(_read_meta(self._conn, "seed") or self._seed)
-        self._records = self._load()
+        self._quarantined_scope = {}
+        self._load()
         self._eviction_count = len(rows.evictions)
         self._data_version = self._read_data_version()
 
@@ -1046,6 +1265,18 @@ def _try_flock(handle: IO[bytes], kind: int) -> bool:
     except BlockingIOError:
         return False
     return True
+
+
+def _raw_scope(body: str) -> str | None:
+    """The scope a stored body names (`default` when it names none), None when it cannot be read."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    scope = data.get("scope", DEFAULT_SCOPE)
+    return scope if isinstance(scope, str) else None
 
 
 def _read_meta(conn: sqlite3.Connection, key: str) -> str | None:
@@ -1123,6 +1354,32 @@ def _refuse_foreign(conn: sqlite3.Connection, file: Path) -> None:
             f"{file} is not a memory store: an SQLite database with tables of its own ({shown}) and no "
             "countermem metadata; it was not changed. Give the path of a store, or a new file"
         )
+
+
+def records_from_jsonl(source: str | Path, scope: str | None = None) -> Iterator[Record]:
+    """The records of a JSONL export (`export_jsonl`), re-validated, as new records to admit.
+
+    Reuse counters start at 0 and the version at 1 (counts are evidence of the store that made
+    them, so a file cannot make a record look proven); with `scope` each gets that scope, and so
+    a new id. A line that is not a record is a `StoreError` naming the line.
+    """
+    source = Path(source)
+    if not source.is_file():
+        raise StoreError(f"no file {source}; give a JSONL file written by `countermem memory export`")
+    with source.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                data = Record.model_validate_json(line).model_dump()
+                for key in ("id", "version", "counters"):
+                    del data[key]
+                if scope is not None:
+                    data["scope"] = scope
+                yield Record.model_validate(data)
+            except ValueError as error:
+                why = " ".join(str(error).split())[:300]
+                raise StoreError(f"{source} line {number} is not a record ({why}); nothing was imported") from None
 
 
 def open_store(path: str | Path, *, read_only: bool = False, **options: Any) -> SQLiteStore:

@@ -1,0 +1,100 @@
+"""How much room a run leaves for memory to rescue a task: each task's checks, classified.
+
+Issue 24 asks why verified content records rescue so few held-out tasks. A ReAct agent is shown
+its failed check and may try again, so a task it fails at first and then solves by itself
+(`self_repaired`) can at best be solved sooner by a record, never rescued; only the tasks it never
+solves (`never_solved`) can be. The share of first failures an agent repairs on its own is the
+part of the headroom that the check result alone already gives it, per model size. Classes:
+
+- `first_try`: the first checked action passed;
+- `self_repaired`: a checked action failed, a later one passed (without memory in a `none` run);
+- `never_solved`: at least one action was checked and none passed;
+- `no_check`: no action reached the checker (no `Action:` line in any answer, or limits hit).
+
+Tokens are the model-reported usage of the task's model calls (prompt + completion), so the cost
+of repairing by trial and error is visible beside the count. Pure functions over saved files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from countermem.agents import Event
+from countermem.experiment._rundir import read_transcript
+
+RepairClass = Literal["first_try", "self_repaired", "never_solved", "no_check"]
+REPAIR_CLASSES: tuple[RepairClass, ...] = ("first_try", "self_repaired", "never_solved", "no_check")
+
+
+class TaskRepair(BaseModel):
+    """One task's checks in order, and what they add up to."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    task_id: str
+    repair: RepairClass
+    checks: int
+    failed_before_pass: int
+    """Failed checks before the first passing one (all of them when none passed)."""
+    tokens: int
+
+
+class RepairTable(BaseModel):
+    """A run's tasks by class, with the tokens each class spent."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    tasks: int
+    counts: dict[RepairClass, int]
+    tokens: dict[RepairClass, int]
+
+    @property
+    def first_failures(self) -> int:
+        """Tasks whose first checked action failed: the ones memory could help at all."""
+        return self.counts["self_repaired"] + self.counts["never_solved"]
+
+    @property
+    def self_repair_share(self) -> float | None:
+        """Of the first failures, the share the agent repaired by itself (None: no first failure)."""
+        return self.counts["self_repaired"] / self.first_failures if self.first_failures else None
+
+
+def classify_task(task_id: str, events: Sequence[Event]) -> TaskRepair:
+    """The task's class from its transcript's checked actions (`check` events with a result)."""
+    results = [e.result for e in events if e.kind == "check" and e.result is not None]
+    tokens = sum(e.usage.total for e in events if e.usage is not None)
+    passed_at = next((i for i, r in enumerate(results) if r.passed), None)
+    if not results:
+        repair: RepairClass = "no_check"
+    elif passed_at == 0:
+        repair = "first_try"
+    elif passed_at is not None:
+        repair = "self_repaired"
+    else:
+        repair = "never_solved"
+    return TaskRepair(
+        task_id=task_id, repair=repair, checks=len(results),
+        failed_before_pass=len(results) if passed_at is None else passed_at, tokens=tokens,
+    )
+
+
+def run_repairs(run: Path) -> list[TaskRepair]:
+    """Every task of a run folder (its `transcripts/`), in task-id order."""
+    folder = run / "transcripts"
+    if not folder.is_dir():
+        raise FileNotFoundError(f"{run} has no transcripts/ folder: give a run folder written by `countermem run`")
+    return [classify_task(path.stem, list(read_transcript(path))) for path in sorted(folder.glob("*.jsonl"))]
+
+
+def repair_table(tasks: Iterable[TaskRepair]) -> RepairTable:
+    rows = list(tasks)
+    counts: dict[RepairClass, int] = {c: 0 for c in REPAIR_CLASSES}
+    tokens: dict[RepairClass, int] = {c: 0 for c in REPAIR_CLASSES}
+    for row in rows:
+        counts[row.repair] += 1
+        tokens[row.repair] += row.tokens
+    return RepairTable(tasks=len(rows), counts=counts, tokens=tokens)

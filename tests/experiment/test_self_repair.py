@@ -1,0 +1,55 @@
+"""Tasks classified by their checks: first try, repaired by the agent itself, never solved, no check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from countermem.agents import Event
+from countermem.core import Action, CheckResult, Usage
+from countermem.experiment._rundir import TranscriptWriter
+from countermem.experiment._self_repair import classify_task, repair_table, run_repairs
+
+WRONG = CheckResult(utility=0.0, passed=False, completed=True, status="wrong")
+PASSED = CheckResult(utility=1.0, passed=True, completed=True, status="passed")
+
+
+def checks(*results: CheckResult, tokens: int = 10) -> list[Event]:
+    out = []
+    for step, result in enumerate(results, start=1):
+        out.append(Event(kind="llm", step=step, text="...", usage=Usage(prompt_tokens=tokens, completion_tokens=1)))
+        out.append(Event(kind="check", step=step, action=Action(content=f"a{step}"), result=result))
+    return out
+
+
+def test_each_class_follows_the_order_of_the_checks() -> None:
+    assert classify_task("t", checks(PASSED)).repair == "first_try"
+    repaired = classify_task("t", checks(WRONG, WRONG, PASSED))
+    assert repaired.repair == "self_repaired" and repaired.failed_before_pass == 2 and repaired.checks == 3
+    never = classify_task("t", checks(WRONG, WRONG))
+    assert never.repair == "never_solved" and never.failed_before_pass == 2
+    assert classify_task("t", [Event(kind="parse_error", step=1, text="no Action line")]).repair == "no_check"
+    assert classify_task("t", checks(WRONG, PASSED, tokens=10)).tokens == 22
+
+
+def test_the_table_counts_first_failures_and_the_share_repaired_alone() -> None:
+    table = repair_table([
+        classify_task("a", checks(PASSED)), classify_task("b", checks(WRONG, PASSED)),
+        classify_task("c", checks(WRONG)), classify_task("d", checks(WRONG)), classify_task("e", []),
+    ])
+    assert table.tasks == 5 and table.first_failures == 3
+    assert table.counts == {"first_try": 1, "self_repaired": 1, "never_solved": 2, "no_check": 1}
+    assert table.self_repair_share == pytest.approx(1 / 3)
+    assert repair_table([classify_task("a", checks(PASSED))]).self_repair_share is None
+
+
+def test_a_run_folder_is_read_from_its_transcripts(tmp_path: Path) -> None:
+    (tmp_path / "transcripts").mkdir()
+    for name, events in {"t1": checks(WRONG, PASSED), "t2": checks(PASSED)}.items():
+        with TranscriptWriter(tmp_path / "transcripts" / f"{name}.jsonl") as write:
+            for event in events:
+                write(event)
+    assert [(r.task_id, r.repair) for r in run_repairs(tmp_path)] == [("t1", "self_repaired"), ("t2", "first_try")]
+    with pytest.raises(FileNotFoundError, match="no transcripts"):
+        run_repairs(tmp_path / "transcripts")
