@@ -57,6 +57,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from countermem.core import CountermemError, StoreError
+from countermem.memory._merge import MergeGroup, merge_groups, merge_key, merged_record
 from countermem.memory._record import Record, ReuseCounters, utc_now
 from countermem.memory._retention import (
     RedundancyIndex,
@@ -73,6 +74,7 @@ from countermem.memory._store import (
     DEFAULT_CAPACITY,
     EvictionEvent,
     FrozenSnapshot,
+    MergeOutcome,
     ReuseTotals,
     SQLiteStore,
     StoreStats,
@@ -866,17 +868,88 @@ class PostgresStore:
         return events
 
     @_locked
-    def add_or_merge(self, record: Record) -> Any:
-        """Not on Postgres yet: merging equivalent records (`countermem.memory._merge`) is SQLite's."""
-        raise StoreError(
-            f"merging equivalent records is not supported on the Postgres store {self.path} yet; run without "
-            "merging, or copy the store to SQLite (`countermem memory copy`), merge there and copy it back"
+    def add_or_merge(self, record: Record) -> MergeOutcome:
+        """Admit `record`, or merge it with the equivalent live records of its scope, as `SQLiteStore`
+        does (`countermem.memory._merge`): one transaction under the store lock, the members' rows
+        locked (`FOR UPDATE`) so that the summed counters lose no concurrent increment."""
+        self._require_writable()
+        if not isinstance(record, Record):
+            raise StoreError(f"a store holds Record objects, got {type(record).__name__}")
+        self._refuse_foreign_scope(record)
+        key = merge_key(record)
+        if key is None or record.id in self:
+            return MergeOutcome(evictions=self.add(record))
+        group: MergeGroup | None = None
+        with self._tx(lock=True):
+            equivalent = [r for r in self._locked_fresh(self._live()) if merge_key(r) == key]
+            if equivalent:
+                group = merge_groups([*equivalent, record])[0]
+                new = merged_record(group)
+                if group.kept.id == record.id:
+                    self._cx.execute(
+                        f"INSERT INTO records ({_COLUMNS}) VALUES ({_VALUES})", _record_params(new)
+                    )
+                elif not self._write_over(group.kept, new):
+                    raise StoreError(f"record {group.kept.id} changed underneath a merge; retry it")
+                events = [self._log_merged(r, new.id) for r in group.merged]
+                self._bump()
+        if group is None:
+            return MergeOutcome(evictions=self.add(record))
+        for other in group.merged:
+            self._forget(other.id)
+        self._replaced(new)
+        return MergeOutcome(
+            evictions=[e for e in events if e.record_id != record.id],
+            merged_into=None if new.id == record.id else new.id,
+            merged=[r.id for r in group.merged if r.id != record.id],
         )
 
     @_locked
-    def merge(self, *, dry_run: bool = False) -> list[Any]:
-        """Not on Postgres yet (see `add_or_merge`)."""
-        return cast(list[Any], self.add_or_merge(cast(Record, None)))
+    def merge(self, *, dry_run: bool = False) -> list[MergeGroup]:
+        """Merge every group of equivalent records of this object's own scope (every scope, each
+        apart, for the owner's view) in one transaction; the plan, unchanged, with `dry_run`."""
+        own = [r for r in self._live() if self.access is None or r.scope == self.access.own]
+        if dry_run:
+            return merge_groups(own)
+        self._require_writable()
+        done: list[tuple[MergeGroup, Record]] = []
+        with self._tx(lock=True):
+            for group in merge_groups(self._locked_fresh(own)):
+                new = merged_record(group)
+                if not self._write_over(group.kept, new):
+                    raise StoreError(f"record {group.kept.id} changed underneath a merge; retry it")
+                for other in group.merged:
+                    self._log_merged(other, new.id)
+                done.append((group, new))
+            if done:
+                self._bump()
+        for group, new in done:
+            for other in group.merged:
+                self._forget(other.id)
+            self._replaced(new)
+        return [MergeGroup(new, group.merged) for group, new in done]
+
+    def _locked_fresh(self, records: Sequence[Record]) -> list[Record]:
+        """Inside a transaction: the current live versions of `records`, their rows locked."""
+        rows = self._cx.execute(
+            "SELECT id, body::text FROM records WHERE id = ANY(%s) AND status = 'live' ORDER BY seq FOR UPDATE",
+            ([r.id for r in records],),
+        ).fetchall()
+        fresh = [self._parse_row(str(i), str(body)) for i, body in rows]
+        return [r for r in fresh if r is not None]
+
+    def _log_merged(self, record: Record, into: str) -> EvictionEvent:
+        """Log a merged member in the eviction log (rule `merge`); a stored one leaves `records`."""
+        reason = f"merged into {into}"
+        if self._current_version(record.id) is not None:
+            return self._log_eviction(record.id, "merge", reason, {})
+        at = utc_now()
+        self._cx.execute(
+            "INSERT INTO evictions (record_id, rule, reason, scores, at, version, body) "
+            "VALUES (%s, 'merge', %s, '{}'::jsonb, %s, %s, %s::jsonb)",
+            (record.id, reason, at.isoformat(), record.version, record.model_dump_json()),
+        )
+        return EvictionEvent(record_id=record.id, rule="merge", reason=reason, scores={}, at=at, version=record.version)
 
     def _evict_to_capacity(self, record: Record, scopes: dict[str, str]) -> list[EvictionEvent]:
         """Evict live records (of any scope: capacity is the store's) until the store fits; `scopes`
@@ -1035,26 +1108,32 @@ class PostgresStore:
             if expected_version is not None and old.version != expected_version:
                 raise _StaleVersion
             new = change(old)
-            conn.execute(
-                "INSERT INTO record_history (id, version, replaced_at, body) VALUES (%s, %s, %s, %s::jsonb)",
-                (old.id, old.version, utc_now().isoformat(), str(row[0]) if row else ""),
-            )
-            fields = body_fields(new.model_dump_json())
-            changed = conn.execute(
-                "UPDATE records SET domain = %s, benchmark = %s, version = %s, utility_gain = %s, condition = %s, "
-                "status = %s, retrieved = %s, selected = %s, succeeded = %s, harmed = %s, body = %s::jsonb "
-                "WHERE id = %s AND version = %s",
-                (
-                    new.domain, new.benchmark, new.version, new.utility_gain, fields["condition"], fields["status"],
-                    fields["retrieved"], fields["selected"], fields["succeeded"], fields["harmed"],
-                    new.model_dump_json(), old.id, old.version,
-                ),
-            ).rowcount
-            if changed != 1:
+            if not self._write_over(old, new):
                 raise _StaleVersion
-            conn.execute("DELETE FROM record_keys WHERE id = %s", (record_id,))
             self._bump()
         return new
+
+    def _write_over(self, old: Record, new: Record) -> bool:
+        """Inside a transaction: keep `old` in `record_history` and store `new` only over `old`'s
+        version (whether it was still there); the key embedding is made again."""
+        conn = self._cx
+        conn.execute(
+            "INSERT INTO record_history (id, version, replaced_at, body) VALUES (%s, %s, %s, %s::jsonb)",
+            (old.id, old.version, utc_now().isoformat(), old.model_dump_json()),
+        )
+        fields = body_fields(new.model_dump_json())
+        changed = conn.execute(
+            "UPDATE records SET domain = %s, benchmark = %s, version = %s, utility_gain = %s, condition = %s, "
+            "status = %s, retrieved = %s, selected = %s, succeeded = %s, harmed = %s, body = %s::jsonb "
+            "WHERE id = %s AND version = %s",
+            (
+                new.domain, new.benchmark, new.version, new.utility_gain, fields["condition"], fields["status"],
+                fields["retrieved"], fields["selected"], fields["succeeded"], fields["harmed"],
+                new.model_dump_json(), old.id, old.version,
+            ),
+        ).rowcount
+        conn.execute("DELETE FROM record_keys WHERE id = %s", (old.id,))
+        return changed == 1
 
     def _replaced(self, new: Record) -> None:
         old = self._records.get(new.id) if self._records is not None else None
