@@ -1,4 +1,4 @@
-"""Retention rules: which record leaves when the store is over capacity.
+"""Retention rules: which record leaves when a scope of the store is over capacity.
 
 Every rule sees the same candidates (the kept records plus the one being admitted) and the same
 capacity, so that comparing rules compares only what they keep. Each returns the victim's id, a

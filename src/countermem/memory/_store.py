@@ -213,7 +213,9 @@ class Store(Protocol):
     """What memory code needs from a store, so that other backends could exist."""
 
     @property
-    def capacity(self) -> int: ...
+    def capacity(self) -> int:
+        """The most live records each scope holds; an admission evicts only within its own scope."""
+        ...
 
     def add(self, record: Record) -> list[EvictionEvent]: ...
 
