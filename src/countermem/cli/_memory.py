@@ -28,7 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from countermem.core import CheckResult, ConfigError, StoreError, terminal_safe
-from countermem.memory import Record, ScopeAccess, SQLiteStore, access_of, records_from_jsonl
+from countermem.memory import Record, ScopeAccess, SQLiteStore, StoreStats, access_of, records_from_jsonl
 
 memory_app = typer.Typer(
     help="Inspect, export and freeze a memory store (read only); `reverify` re-checks and retires records.",
@@ -334,7 +334,7 @@ def stats(
     mean = "n/a" if result.mean_gain is None else f"{result.mean_gain:.4f}"
     reuse = result.reuse
     lines = [
-        ("records", f"{result.count} / capacity {result.capacity}"),
+        ("records", _against_capacity(result)),
         ("retired (kept, not offered)", str(result.retired)),
         ("retention", result.retention),
         ("frozen", "yes" if result.frozen else "no"),
@@ -342,7 +342,7 @@ def stats(
         ("universal conditions", str(result.universal_conditions)),
         ("quarantined (unreadable)", ", ".join(result.quarantined) or "none"),
         ("secrets redacted", _counts(result.redactions)),
-        ("by scope", _counts(result.by_scope)),
+        ("by scope", ", ".join(f"{k}: {v} / {result.capacity}" for k, v in result.by_scope.items()) or "none"),
         ("by domain", _counts(result.by_domain)),
         ("by benchmark", _counts(result.by_benchmark)),
         ("evictions", _counts(result.evictions_by_reason)),
@@ -359,6 +359,13 @@ def stats(
 
 def _counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{k}: {v}" for k, v in counts.items()) or "none"
+
+
+def _against_capacity(stats: StoreStats) -> str:
+    """Live records against the capacity, which each scope has on its own (issue 21)."""
+    if len(stats.by_scope) > 1:
+        return f"{stats.count} (capacity {stats.capacity} per scope)"
+    return f"{stats.count} / capacity {stats.capacity}"
 
 
 @memory_app.command("export")
