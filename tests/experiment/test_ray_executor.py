@@ -236,6 +236,11 @@ def test_a_malformed_or_dead_address_is_a_named_error(tmp_path: Path) -> None:
     with pytest.raises(ClusterUnavailableError, match=r"no Ray cluster answers at 127\.0\.0\.1:\d+.*ray start --head"):
         connect(RaySettings(address=f"127.0.0.1:{_free_port()}"))
     assert time.monotonic() - started < 30, "a dead address must fail fast"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RAY_ADDRESS", f"127.0.0.1:{_free_port()}")  # what `auto` reads first: a cluster gone
+        with pytest.raises(ClusterUnavailableError, match="no Ray cluster answers at"):
+            connect(RaySettings(address="auto"))
+    assert time.monotonic() - started < 60, "a dead address must fail fast"
     toml = tmp_path / "study.toml"
     toml.write_text(STUDY)
     result = CliRunner().invoke(app, ["study", str(toml), "--executor", "ray", "--address", "127.0.0.1:1", "--out",
