@@ -26,14 +26,15 @@ from typer.testing import CliRunner
 
 import countermem
 from countermem.cli import app
-from countermem.core import ArtifactMismatchError, ClusterUnavailableError
+from countermem.core import ArtifactMismatchError, ClusterUnavailableError, LLMRequestRejectedError
 from countermem.domains import load_benchmark
 from countermem.experiment._study import run_study
 from countermem.experiment._study_bundle import collect_inputs, commit_result, run_job_in_temp
-from countermem.experiment._study_config import load_study_config
+from countermem.experiment._study_config import load_study_config, parse_study_config
 from countermem.experiment._study_jobs import execute_job, read_record
 from countermem.experiment._study_plan import plan_study
 from countermem.experiment._study_ray import RaySettings, check_address, connect, import_ray
+from fake_chat_server import serving
 from required_tools import require_ray
 
 SRC = str(Path(countermem.__file__).resolve().parents[1])
@@ -195,6 +196,24 @@ def test_a_killed_ray_study_resumes_to_the_results_of_an_uninterrupted_one(
         assert got[key] == expected[key], key
 
 
+def test_a_backbone_fault_on_a_worker_stops_the_study(cluster: str, tmp_path: Path) -> None:
+    """As on one machine: the fault names its job, no job is marked done, and a rerun redoes them."""
+
+    def refuse(body: dict[str, object]) -> tuple[int, str, bytes]:
+        return 401, "application/json", b'{"error": {"message": "invalid api key"}}'
+
+    with serving(refuse) as server:
+        config = parse_study_config({
+            "name": "fault", "benchmarks": ["sql-shop"], "methods": ["none"], "seeds": [1],
+            "backbones": {"b": {"kind": "openai", "model": "m", "base_url": server.url}},
+            "split": {"construct": 2, "train": 1, "heldout": 2}, "memory": {"embedder": "lexical"},
+        })
+        with pytest.raises(LLMRequestRejectedError, match=r"^job evaluate/b/.*401"):
+            run_study(config, tmp_path, executor="ray", address=cluster, write_report=False)
+    assert server.requests >= 1
+    assert not list((tmp_path / "jobs").glob("*.json")), "the faulted job is not marked done"
+
+
 def test_a_job_run_away_from_the_study_folder_commits_what_execute_job_writes(tmp_path: Path) -> None:
     """No Ray needed: the bundle round trip (inputs out, outputs back, hashes checked) alone."""
     study = tmp_path / "study.toml"
@@ -236,6 +255,11 @@ def test_a_malformed_or_dead_address_is_a_named_error(tmp_path: Path) -> None:
     with pytest.raises(ClusterUnavailableError, match=r"no Ray cluster answers at 127\.0\.0\.1:\d+.*ray start --head"):
         connect(RaySettings(address=f"127.0.0.1:{_free_port()}"))
     assert time.monotonic() - started < 30, "a dead address must fail fast"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RAY_ADDRESS", f"127.0.0.1:{_free_port()}")  # what `auto` reads first: a cluster gone
+        with pytest.raises(ClusterUnavailableError, match="no Ray cluster answers at"):
+            connect(RaySettings(address="auto"))
+    assert time.monotonic() - started < 60, "a dead address must fail fast"
     toml = tmp_path / "study.toml"
     toml.write_text(STUDY)
     result = CliRunner().invoke(app, ["study", str(toml), "--executor", "ray", "--address", "127.0.0.1:1", "--out",
