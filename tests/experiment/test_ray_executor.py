@@ -122,7 +122,8 @@ def with_workers(study_file: Path) -> Path:
 
 def test_ray_gives_the_results_of_workers(cluster: str, study_file: Path, with_workers: Path) -> None:
     root = study_file.parent / "ray"
-    outcome = run_study(load_study_config(study_file), root, executor="ray", address=cluster, write_report=False)
+    config = load_study_config(study_file).model_copy(update={"executor": "ray", "ray_address": cluster})
+    outcome = run_study(config, root, write_report=False)  # the study file's `executor` and `ray_address`
     assert outcome.ok, outcome.failed
     assert len(outcome.finished) == len(outcome.plan.jobs) > 10
     expected, got = _results(with_workers), _results(root)
@@ -134,6 +135,7 @@ def test_ray_gives_the_results_of_workers(cluster: str, study_file: Path, with_w
     manifest = json.loads((root / "manifest.json").read_text())
     assert manifest["execution"] == {"executor": "ray", "address": cluster, "job_threads": 1}
     assert "executor" not in manifest["config"], "how a study runs is not part of its identity"
+    assert manifest["config_sha256"] == json.loads((with_workers / "manifest.json").read_text())["config_sha256"]
     for job in outcome.plan.jobs:
         record = read_record(root, job.id)
         assert record is not None and record.outputs
