@@ -67,6 +67,10 @@ def ray_env() -> Iterator[None]:
             os.environ[key] = value
 
 
+_HEADS: dict[str, int] = {}
+"""Address -> the session id of the head that serves it (every process the cluster starts is in it)."""
+
+
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
     """A two-CPU Ray head on 127.0.0.1; yields its address."""
@@ -88,6 +92,7 @@ def cluster() -> Iterator[str]:
             except OSError:
                 assert head.poll() is None, "ray start --head exited"
                 time.sleep(0.5)
+        _HEADS[f"127.0.0.1:{port}"] = head.pid
         yield f"127.0.0.1:{port}"
     finally:
         _stop(head)
@@ -122,7 +127,8 @@ def with_workers(study_file: Path) -> Path:
 
 def test_ray_gives_the_results_of_workers(cluster: str, study_file: Path, with_workers: Path) -> None:
     root = study_file.parent / "ray"
-    outcome = run_study(load_study_config(study_file), root, executor="ray", address=cluster, write_report=False)
+    config = load_study_config(study_file).model_copy(update={"executor": "ray", "ray_address": cluster})
+    outcome = run_study(config, root, write_report=False)  # the study file's `executor` and `ray_address`
     assert outcome.ok, outcome.failed
     assert len(outcome.finished) == len(outcome.plan.jobs) > 10
     expected, got = _results(with_workers), _results(root)
@@ -134,11 +140,64 @@ def test_ray_gives_the_results_of_workers(cluster: str, study_file: Path, with_w
     manifest = json.loads((root / "manifest.json").read_text())
     assert manifest["execution"] == {"executor": "ray", "address": cluster, "job_threads": 1}
     assert "executor" not in manifest["config"], "how a study runs is not part of its identity"
+    assert manifest["config_sha256"] == json.loads((with_workers / "manifest.json").read_text())["config_sha256"]
     for job in outcome.plan.jobs:
         record = read_record(root, job.id)
         assert record is not None and record.outputs
     again = run_study(load_study_config(study_file), root, workers=2, write_report=False)
     assert again.ok and not again.finished and len(again.reused) == len(outcome.plan.jobs)
+
+
+def _running_jobs(session: int) -> list[int]:
+    """Processes of the cluster's session running a construct job now (Ray titles a worker with its
+    task's name, which is the job's id)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            title = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if title.startswith("ray::construct/") and int(stat.rsplit(")", 1)[1].split()[3]) == session:
+            found.append(int(entry.name))
+    return found
+
+
+def test_a_job_whose_worker_dies_is_rerun_by_ray(cluster: str, study_file: Path, with_workers: Path) -> None:
+    """SIGKILL to the worker process running a job (as when a node's OOM killer strikes): Ray runs the
+    job again (max_retries) and the study ends with the results of one where nothing died."""
+    import threading
+
+    killed: list[int] = []
+    finished = threading.Event()
+
+    def kill_one() -> None:
+        while not finished.is_set() and not killed:
+            for pid in _running_jobs(_HEADS[cluster]):
+                time.sleep(0.5)  # into the job, not its first instruction
+                if pid in _running_jobs(_HEADS[cluster]):  # still in that job
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+                        killed.append(pid)
+                break
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_one, daemon=True)
+    killer.start()
+    root = study_file.parent / "died"
+    try:
+        outcome = run_study(load_study_config(study_file), root, executor="ray", address=cluster, write_report=False)
+    finally:
+        finished.set()
+        killer.join()
+    assert killed, "no job was seen running"
+    assert outcome.ok, outcome.failed
+    expected, got = _results(with_workers), _results(root)
+    assert expected.keys() == got.keys()
+    for key in expected:
+        assert got[key] == expected[key], key
 
 
 _PAUSE_AFTER_FIRST_JOB = """

@@ -18,7 +18,7 @@ import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from countermem.core import (
     BACKBONE_FAULTS,
@@ -37,6 +37,9 @@ from countermem.experiment._study_bundle import (
 from countermem.experiment._study_config import StudyConfig
 from countermem.experiment._study_jobs import JobRecord
 from countermem.experiment._study_plan import Job
+
+if TYPE_CHECKING:
+    from countermem.experiment._study import StudyOutcome, StudyProgress, _RunCounter
 
 MAX_RETRIES = 3
 """Times Ray reruns a job whose worker process or node died under it."""
@@ -223,7 +226,7 @@ class _RemoteCrash(Exception):
 
 def run_ray(
     root: Path, config: StudyConfig, plan_jobs: list[Job], pending: list[Job], done: dict[str, JobRecord],
-    outcome: Any, progress: Any, counter: Any, settings: RaySettings,
+    outcome: StudyOutcome, progress: StudyProgress | None, counter: _RunCounter, settings: RaySettings,
 ) -> None:
     """`_study.run_study`'s loop on Ray; same bookkeeping as the process pool's."""
     from countermem.experiment._study import _blocked_by, _in_job, read_job_progress
