@@ -165,6 +165,7 @@ def _running_jobs(session: int) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 def test_a_job_whose_worker_dies_is_rerun_by_ray(cluster: str, study_file: Path, with_workers: Path) -> None:
     """SIGKILL to the worker process running a job (as when a node's OOM killer strikes): Ray runs the
     job again (max_retries) and the study ends with the results of one where nothing died."""
@@ -224,6 +225,7 @@ runpy.run_module("countermem", run_name="__main__")
 """Runs the study command and, once the first job's record is written, waits there to be killed."""
 
 
+@pytest.mark.slow
 def test_a_killed_ray_study_resumes_to_the_results_of_an_uninterrupted_one(
     cluster: str, study_file: Path, with_workers: Path
 ) -> None:

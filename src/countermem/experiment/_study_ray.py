@@ -270,12 +270,12 @@ def run_ray(
                 else:
                     done[job.id] = record
                     outcome.finished.append(job.id)
+                if job.id in done and job.planned_runs:
+                    counter.add(job.planned_runs)
                 if progress:
                     if job.id in done:
                         progress.job_progress(read_job_progress(root, job))
                     progress.job_finished(job, outcome.failed.get(job.id))
-                if job.id in done and job.planned_runs:
-                    counter.add(job.planned_runs)
     except BaseException:
         for ref in running:
             with contextlib.suppress(Exception):  # a task that ended meanwhile cannot be cancelled
