@@ -32,6 +32,7 @@ from countermem.experiment._study_bundle import (
     clear_incoming,
     collect_inputs,
     commit_result,
+    merge_cache_rows,
     run_job_in_temp,
 )
 from countermem.experiment._study_config import StudyConfig
@@ -213,6 +214,8 @@ class _Driver:
                 f"job {job.id} ran on a worker with countermem {result.version}, but this study runs "
                 f"{countermem_version()}; install the same countermem on every node of the cluster"
             )
+        if result.record is None:
+            merge_cache_rows(self.root, result)  # a failed job's replies too: its rerun replays them
         if result.error is not None:
             raise result.error
         if result.crash is not None:
