@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -96,6 +97,7 @@ def cluster() -> Iterator[str]:
         yield f"127.0.0.1:{port}"
     finally:
         _stop(head)
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 def _stop(head: subprocess.Popen[bytes]) -> None:
