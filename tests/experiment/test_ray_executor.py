@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -34,7 +35,7 @@ from countermem.experiment._study_config import load_study_config, parse_study_c
 from countermem.experiment._study_jobs import execute_job, read_record
 from countermem.experiment._study_plan import plan_study
 from countermem.experiment._study_ray import RaySettings, check_address, connect, import_ray
-from fake_chat_server import serving
+from fake_chat_server import completion, serving
 from required_tools import require_ray
 
 SRC = str(Path(countermem.__file__).resolve().parents[1])
@@ -96,6 +97,7 @@ def cluster() -> Iterator[str]:
         yield f"127.0.0.1:{port}"
     finally:
         _stop(head)
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 def _stop(head: subprocess.Popen[bytes]) -> None:
@@ -165,6 +167,7 @@ def _running_jobs(session: int) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 def test_a_job_whose_worker_dies_is_rerun_by_ray(cluster: str, study_file: Path, with_workers: Path) -> None:
     """SIGKILL to the worker process running a job (as when a node's OOM killer strikes): Ray runs the
     job again (max_retries) and the study ends with the results of one where nothing died."""
@@ -224,6 +227,7 @@ runpy.run_module("countermem", run_name="__main__")
 """Runs the study command and, once the first job's record is written, waits there to be killed."""
 
 
+@pytest.mark.slow
 def test_a_killed_ray_study_resumes_to_the_results_of_an_uninterrupted_one(
     cluster: str, study_file: Path, with_workers: Path
 ) -> None:
@@ -256,12 +260,19 @@ def test_a_killed_ray_study_resumes_to_the_results_of_an_uninterrupted_one(
 
 
 def test_a_backbone_fault_on_a_worker_stops_the_study(cluster: str, tmp_path: Path) -> None:
-    """As on one machine: the fault names its job, no job is marked done, and a rerun redoes them."""
+    """As on one machine: the fault names its job, no job is marked done, and the replies the job
+    got before the fault reach the study's cache (so that its rerun replays them)."""
+    import sqlite3
 
-    def refuse(body: dict[str, object]) -> tuple[int, str, bytes]:
+    answered: list[int] = []
+
+    def answer_then_refuse(body: dict[str, object]) -> tuple[int, str, bytes]:
+        if not answered:
+            answered.append(1)
+            return completion("Action: submit\n```sql\nSELECT 1\n```")
         return 401, "application/json", b'{"error": {"message": "invalid api key"}}'
 
-    with serving(refuse) as server:
+    with serving(answer_then_refuse) as server:
         config = parse_study_config({
             "name": "fault", "benchmarks": ["sql-shop"], "methods": ["none"], "seeds": [1],
             "backbones": {"b": {"kind": "openai", "model": "m", "base_url": server.url}},
@@ -269,8 +280,10 @@ def test_a_backbone_fault_on_a_worker_stops_the_study(cluster: str, tmp_path: Pa
         })
         with pytest.raises(LLMRequestRejectedError, match=r"^job evaluate/b/.*401"):
             run_study(config, tmp_path, executor="ray", address=cluster, write_report=False)
-    assert server.requests >= 1
+    assert server.requests == 2, "one reply, then the refusal that stopped the study"
     assert not list((tmp_path / "jobs").glob("*.json")), "the faulted job is not marked done"
+    with sqlite3.connect(tmp_path / "cache" / "b.sqlite") as cache:
+        assert cache.execute("SELECT COUNT(*) FROM completions").fetchone()[0] == 1
 
 
 def test_a_job_run_away_from_the_study_folder_commits_what_execute_job_writes(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ from countermem.experiment._study_bundle import (
     clear_incoming,
     collect_inputs,
     commit_result,
+    merge_cache_rows,
     run_job_in_temp,
 )
 from countermem.experiment._study_config import StudyConfig
@@ -213,6 +214,8 @@ class _Driver:
                 f"job {job.id} ran on a worker with countermem {result.version}, but this study runs "
                 f"{countermem_version()}; install the same countermem on every node of the cluster"
             )
+        if result.record is None:
+            merge_cache_rows(self.root, result)  # a failed job's replies too: its rerun replays them
         if result.error is not None:
             raise result.error
         if result.crash is not None:
@@ -270,12 +273,12 @@ def run_ray(
                 else:
                     done[job.id] = record
                     outcome.finished.append(job.id)
+                if job.id in done and job.planned_runs:
+                    counter.add(job.planned_runs)
                 if progress:
                     if job.id in done:
                         progress.job_progress(read_job_progress(root, job))
                     progress.job_finished(job, outcome.failed.get(job.id))
-                if job.id in done and job.planned_runs:
-                    counter.add(job.planned_runs)
     except BaseException:
         for ref in running:
             with contextlib.suppress(Exception):  # a task that ended meanwhile cannot be cancelled
