@@ -21,6 +21,7 @@ from countermem.memory import (
     RecordSource,
     RetrievalQuery,
     Retriever,
+    ScopeAccess,
     ServerRetriever,
     SQLiteStore,
     copy_store,
@@ -269,3 +270,53 @@ def test_a_writer_held_up_past_busy_timeout_says_so(pg_url: StoreAt) -> None:
         holder.rollback()
     with open_store(url) as patient:
         assert patient.add(make(0)) == [] and len(patient) == 1
+
+
+def _scoped(i: int, scope: str) -> Record:
+    return Record.model_validate({**make(i).model_dump(exclude={"id"}), "scope": scope})
+
+
+def test_a_scope_reader_sees_and_is_offered_only_its_scopes(pg_url: StoreAt) -> None:
+    url = pg_url()
+    a_records, b_records = [_scoped(i, "team-a") for i in range(4)], [_scoped(i, "team-b") for i in range(10, 12)]
+    with open_store(url) as owner:
+        for record in [*a_records, *b_records]:
+            owner.add(record)
+        owner.evict(a_records[1].id, "stale")
+    with open_store(url, read_only=True, access=ScopeAccess.of("team-b")) as store:
+        assert {r.id for r in store.all()} == {r.id for r in b_records} and len(store) == 2
+        assert a_records[0].id not in store and store.evictions() == []
+        with pytest.raises(StoreError, match="readable in scope team-b"):
+            store.get(a_records[0].id)
+        assert store.stats().by_scope == {"team-b": 2}
+        with pytest.raises(StoreError, match="every scope"):
+            store.dump_rows()
+    memory = open_memory(url, action_language="sql", embedder="lexical", scope="team-b")
+    result = memory.retriever.retrieve(_query(0, 2))
+    assert {c.record.scope for c in result.candidates} == {"team-b"} and result.n_pool == 2
+    assert memory.store is not None
+    with pytest.raises(StoreError, match="scope 'team-a'"):
+        memory.store.add(_scoped(50, "team-a"))
+
+
+def test_retired_records_are_kept_but_never_offered_or_counted(pg_url: StoreAt) -> None:
+    url = pg_url()
+    with open_store(url, capacity=3) as store:
+        assert isinstance(store, PostgresStore)
+        records = [make(i) for i in range(3)]
+        for record in records:
+            store.add(record)
+        retired = store.retire(records[0].id, "wrong for lookalike schemas")
+        assert not retired.live and retired.version == 2
+        assert [r.id for r in store.all()] == [records[1].id, records[2].id] and len(store) == 2
+        assert store.retired() == [retired] and store.get(records[0].id) == retired
+        with pytest.raises(StoreError, match="already retired"):
+            store.retire(records[0].id, "again")
+        assert store.add(records[0]) == [] and store.add(make(3)) == []  # retired: not against capacity
+        bad = store.all()[0]
+        store.update_counters(bad.id, retrieved=5, selected=5, harmed=4)  # crosses retire-by-use
+        assert not store.get(bad.id).live and "retired by use" in str(store.get(bad.id).retired_reason)
+        server = make_retriever(store, make_embedder("lexical"), k=3)
+        offered = {c.record.id for c in server.retrieve(_query(0, 2)).candidates}
+        assert offered and not offered & {records[0].id, bad.id}
+        assert store.stats().retired == 2

@@ -346,7 +346,10 @@ def _made_in_run(store: Path | str, run_dir: RunDir) -> bool:
 
 def _construct_store(settings: MemorySettings) -> AnyStore:
     if isinstance(settings.store, str):
-        return PostgresStore(settings.store, capacity=settings.capacity, retention=settings.retention, seed=settings.seed)
+        return PostgresStore(
+            settings.store, capacity=settings.capacity, retention=settings.retention, seed=settings.seed,
+            retire_by_use=RetireByUse(settings.retire_harm_rate, settings.retire_min_uses), access=settings.access,
+        )
     if settings.store.is_dir():
         raise ConfigError(f"--store {settings.store} is a folder; give the path of a memory store file")
     settings.store.parent.mkdir(parents=True, exist_ok=True)

@@ -25,7 +25,7 @@ from time import perf_counter
 
 import numpy as np
 
-from countermem.core import Facts
+from countermem.core import Facts, StoreError
 from countermem.memory._embedding import Embedder
 from countermem.memory._pgstore import PostgresStore
 from countermem.memory._record import ApplicabilityCondition
@@ -187,7 +187,15 @@ def make_retriever(
     use_conditions: bool = True,
     access: ScopeAccess | None = None,
 ) -> Retriever:
-    """The retriever for a store: on the server for a Postgres store in the plain mode, else in memory."""
+    """The retriever for a store: on the server for a Postgres store in the plain mode, else in memory.
+
+    With `access`, only records of the scopes it may read are offered; a Postgres store must then
+    have been opened with the same access (its queries carry the scope filter)."""
     if isinstance(store, PostgresStore) and rank == "similarity" and use_conditions:
+        if access is not None and store.access != access:
+            raise StoreError(
+                f"the Postgres store was opened for {store.access.describe() if store.access else 'every scope'}, "
+                f"not {access.describe()}; open it with access=... to retrieve for that reader"
+            )
         return ServerRetriever(store, embedder, k=k, scope=scope)
     return Retriever(store, embedder, k=k, scope=scope, rank=rank, use_conditions=use_conditions, access=access)

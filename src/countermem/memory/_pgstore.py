@@ -57,7 +57,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from countermem.core import CountermemError, StoreError
-from countermem.memory._merge import MergeGroup
+from countermem.memory._merge import MergeGroup, merge_groups, merge_key, merged_record
 from countermem.memory._record import Record, ReuseCounters, utc_now
 from countermem.memory._retention import (
     RedundancyIndex,
@@ -66,6 +66,7 @@ from countermem.memory._retention import (
     UtilityWeights,
     make_retention,
 )
+from countermem.memory._retire_by_use import RetireByUse
 from countermem.memory._retrieval import _stable_key
 from countermem.memory._scope import ScopeAccess
 from countermem.memory._store import (
@@ -73,6 +74,7 @@ from countermem.memory._store import (
     DEFAULT_CAPACITY,
     EvictionEvent,
     FrozenSnapshot,
+    MergeOutcome,
     ReuseTotals,
     SQLiteStore,
     StoreStats,
@@ -120,6 +122,8 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
             version INTEGER NOT NULL,
             utility_gain DOUBLE PRECISION NOT NULL,
             condition TEXT NOT NULL,
+            scope TEXT NOT NULL DEFAULT 'default',
+            status TEXT NOT NULL DEFAULT 'live',
             retrieved BIGINT NOT NULL DEFAULT 0 CHECK (retrieved >= 0),
             selected BIGINT NOT NULL DEFAULT 0 CHECK (selected >= 0),
             succeeded BIGINT NOT NULL DEFAULT 0 CHECK (succeeded >= 0),
@@ -129,6 +133,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
         );
         CREATE INDEX records_by_domain ON records (domain, benchmark);
         CREATE INDEX records_by_benchmark ON records (benchmark);
+        CREATE INDEX records_by_status ON records (status);
         CREATE TABLE record_history (
             seq BIGSERIAL PRIMARY KEY,
             id TEXT NOT NULL,
@@ -162,11 +167,12 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
             domain TEXT NOT NULL,
             benchmark TEXT NOT NULL,
             condition TEXT NOT NULL,
+            scope TEXT NOT NULL,
             gain DOUBLE PRECISION NOT NULL,
             vector BYTEA NOT NULL,
             PRIMARY KEY (id, embedder)
         );
-        CREATE INDEX record_keys_pool ON record_keys (embedder, domain, benchmark, condition);
+        CREATE INDEX record_keys_pool ON record_keys (embedder, domain, benchmark, scope, condition);
         """,
     ),
 )
@@ -253,14 +259,14 @@ class PostgresStore:
         seed: int | None = None,
         read_only: bool = False,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT_S,
+        retire_by_use: RetireByUse | None = RetireByUse(),  # noqa: B008 - frozen, shared safely
         access: ScopeAccess | None = None,
     ) -> None:
-        if access is not None and access != ScopeAccess():
-            raise StoreError(
-                f"a Postgres store does not keep scopes apart yet ({access.describe()} was asked for); "
-                "use an SQLite store for scoped memory"
-            )
+        if access is not None and not isinstance(access, ScopeAccess):
+            raise StoreError(f"access must be a ScopeAccess, got {type(access).__name__}")
         self.access = access
+        """The scopes this object shows and writes (None: every scope, the store owner's view)."""
+        self.retire_by_use = retire_by_use
         self.url = url
         self.path = display_url(url)
         self.read_only = read_only
@@ -653,17 +659,45 @@ class PostgresStore:
     def retention(self) -> RetentionRule:
         return self._rule
 
+    # --- scopes and retirement ----------------------------------------------------------------
+
+    @property
+    def _scopes(self) -> list[str] | None:
+        """The readable scopes as a query parameter (None: every scope)."""
+        return None if self.access is None else sorted(self.access.readable)
+
+    def _may_read(self, record: Record) -> bool:
+        return self.access is None or self.access.can_read(record)
+
+    def _live(self) -> list[Record]:
+        """Live records this object may read, in admission order."""
+        return [r for r in self._loaded().values() if r.live and self._may_read(r)]
+
+    def _refuse_foreign_scope(self, record: Record) -> None:
+        if self.access is not None and record.scope != self.access.own:
+            raise StoreError(
+                f"record {record.id} is of scope {record.scope!r}, but this store was opened to write "
+                f"{self.access.describe()}; build the record with scope={self.access.own!r}, or open the "
+                "store with that record's scope"
+            )
+
     @_locked
     def __len__(self) -> int:
-        return len(self.all())
+        return len(self._live())
 
     @_locked
     def __contains__(self, record_id: object) -> bool:
-        if self._records is not None:
-            return record_id in self._loaded()
+        """Whether the record is stored, live or retired (and readable by this object)."""
         if not isinstance(record_id, str) or record_id in self._quarantined:
             return False
-        return self._cx.execute("SELECT 1 FROM records WHERE id = %s", (record_id,)).fetchone() is not None
+        if self._records is not None:
+            found = self._loaded().get(record_id)
+            return found is not None and self._may_read(found)
+        row = self._cx.execute(
+            "SELECT 1 FROM records WHERE id = %s AND (%s::text[] IS NULL OR scope = ANY(%s))",
+            (record_id, self._scopes, self._scopes),
+        ).fetchone()
+        return row is not None
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -674,8 +708,9 @@ class PostgresStore:
         else:
             row = self._cx.execute("SELECT body::text FROM records WHERE id = %s", (record_id,)).fetchone()
             found = None if row is None else self._parse_row(record_id, str(row[0]))
-        if found is None:
-            raise StoreError(f"no record {record_id!r} in {self.path}; `countermem memory list` shows the ids")
+        if found is None or not self._may_read(found):
+            where = "" if self.access is None else f" readable in {self.access.describe()}"
+            raise StoreError(f"no record {record_id!r}{where} in {self.path}; `countermem memory list` shows the ids")
         return found
 
     @_locked
@@ -683,30 +718,22 @@ class PostgresStore:
         """The live records among `record_ids` (one query when they are not held in memory)."""
         if self._records is not None:
             held = self._loaded()
-            return {i: held[i] for i in record_ids if i in held}
-        found: dict[str, Record] = {}
-        for record_id, body in self._cx.execute(
-            "SELECT id, body::text FROM records WHERE id = ANY(%s)", (list(record_ids),)
-        ):
-            record = self._parse_row(str(record_id), str(body))
-            if record is not None:
-                found[record.id] = record
-        return found
+            pairs = [(i, held[i]) for i in record_ids if i in held]
+        else:
+            rows = self._cx.execute("SELECT id, body::text FROM records WHERE id = ANY(%s)", (list(record_ids),))
+            parsed = [(str(i), self._parse_row(str(i), str(body))) for i, body in rows]
+            pairs = [(i, r) for i, r in parsed if r is not None]
+        return {i: r for i, r in pairs if r.live and self._may_read(r)}
 
     @_locked
     def all(self) -> list[Record]:
         """The live records (the ones that may be offered), in admission order."""
-        return [r for r in self._loaded().values() if r.live]
+        return self._live()
 
     @_locked
     def retired(self) -> list[Record]:
         """The retired records, in admission order: kept, never offered."""
-        return [r for r in self._loaded().values() if not r.live]
-
-    @_locked
-    def merge(self, *, dry_run: bool = False) -> list[MergeGroup]:
-        """Not on Postgres yet: refused, saying so."""
-        raise StoreError(f"merging records is not supported on the Postgres store {self.path} yet")
+        return [r for r in self._loaded().values() if not r.live and self._may_read(r)]
 
     @_locked
     def search(
@@ -714,7 +741,7 @@ class PostgresStore:
     ) -> list[Record]:
         found = [
             r
-            for r in self.all()
+            for r in self._live()
             if (domain is None or r.domain == domain) and (benchmark is None or r.benchmark == benchmark)
         ]
         return found if limit is None else found[:limit]
@@ -731,7 +758,9 @@ class PostgresStore:
     @_locked
     def evictions(self) -> list[EvictionEvent]:
         rows = self._cx.execute(
-            "SELECT record_id, rule, reason, scores::text, at, version FROM evictions ORDER BY seq"
+            "SELECT record_id, rule, reason, scores::text, at, version FROM evictions "
+            "WHERE %s::text[] IS NULL OR coalesce(body ->> 'scope', 'default') = ANY(%s) ORDER BY seq",
+            (self._scopes, self._scopes),
         )
         return [
             EvictionEvent(
@@ -748,7 +777,9 @@ class PostgresStore:
     @_locked
     def evicted_record(self, record_id: str) -> Record:
         row = self._cx.execute(
-            "SELECT body::text FROM evictions WHERE record_id = %s ORDER BY seq DESC LIMIT 1", (record_id,)
+            "SELECT body::text FROM evictions WHERE record_id = %s AND (%s::text[] IS NULL OR "
+            "coalesce(body ->> 'scope', 'default') = ANY(%s)) ORDER BY seq DESC LIMIT 1",
+            (record_id, self._scopes, self._scopes),
         ).fetchone()
         if row is None:
             raise StoreError(f"record {record_id!r} was never evicted from {self.path}")
@@ -759,7 +790,11 @@ class PostgresStore:
         records = self.all()
         by_reason = {
             str(k): int(v)
-            for k, v in self._cx.execute("SELECT reason, COUNT(*) FROM evictions GROUP BY reason ORDER BY 1")
+            for k, v in self._cx.execute(
+                "SELECT reason, COUNT(*) FROM evictions WHERE %s::text[] IS NULL OR "
+                "coalesce(body ->> 'scope', 'default') = ANY(%s) GROUP BY reason ORDER BY 1",
+                (self._scopes, self._scopes),
+            )
         }
         return StoreStats(
             path=self.path,
@@ -768,10 +803,12 @@ class PostgresStore:
             retention=self._rule.name,
             frozen=False,
             by_domain=dict(sorted(Counter(r.domain for r in records).items())),
+            by_scope=dict(sorted(Counter(r.scope for r in records).items())),
             by_benchmark=dict(sorted(Counter(r.benchmark for r in records).items())),
             mean_gain=sum(r.utility_gain for r in records) / len(records) if records else None,
             universal_conditions=sum(r.condition.is_universal for r in records),
             evictions_by_reason=by_reason,
+            retired=len(self.retired()),
             reuse=ReuseTotals(
                 retrieved=sum(r.counters.retrieved for r in records),
                 selected=sum(r.counters.selected for r in records),
@@ -797,6 +834,7 @@ class PostgresStore:
         self._require_writable()
         if not isinstance(record, Record):
             raise StoreError(f"a store holds Record objects, got {type(record).__name__}")
+        self._refuse_foreign_scope(record)
         if record.id in self._quarantined:
             raise StoreError(
                 f"record {record.id} is already stored, but quarantined (it does not parse: "
@@ -804,20 +842,18 @@ class PostgresStore:
                 "to a new one"
             )
         events: list[EvictionEvent] = []
+        scopes: dict[str, str] = {}
         try:
             with self._tx(lock=True) as conn:
                 inserted = conn.execute(
-                    "INSERT INTO records (id, domain, benchmark, created_at, version, utility_gain, condition, "
-                    "retrieved, selected, succeeded, harmed, body) "
-                    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb) "
-                    "ON CONFLICT (id) DO NOTHING RETURNING seq",
+                    f"INSERT INTO records ({_COLUMNS}) VALUES ({_VALUES}) ON CONFLICT (id) DO NOTHING RETURNING seq",
                     _record_params(record),
                 ).fetchone()
                 if inserted is None:
                     return []
-                count = int(self._scalar("SELECT COUNT(*) FROM records"))
+                count = int(self._scalar("SELECT COUNT(*) FROM records WHERE status = 'live'"))
                 if count > self._capacity:
-                    events = self._evict_to_capacity(record)
+                    events = self._evict_to_capacity(record, scopes)
                 self._bump()
         except BaseException:
             self._index = None
@@ -827,10 +863,99 @@ class PostgresStore:
         self._remember(record)
         for event in events:
             self._forget(event.record_id)
+        if self.access is not None:  # capacity is the store's, over all scopes; another scope's ids stay unseen
+            events = [e for e in events if e.record_id in scopes and scopes[e.record_id] in self.access.readable]
         return events
 
-    def _evict_to_capacity(self, record: Record) -> list[EvictionEvent]:
-        records = self._loaded()  # inside the transaction: current rows, the new one included
+    @_locked
+    def add_or_merge(self, record: Record) -> MergeOutcome:
+        """Admit `record`, or merge it with the equivalent live records of its scope, as `SQLiteStore`
+        does (`countermem.memory._merge`): one transaction under the store lock, the members' rows
+        locked (`FOR UPDATE`) so that the summed counters lose no concurrent increment."""
+        self._require_writable()
+        if not isinstance(record, Record):
+            raise StoreError(f"a store holds Record objects, got {type(record).__name__}")
+        self._refuse_foreign_scope(record)
+        key = merge_key(record)
+        if key is None or record.id in self:
+            return MergeOutcome(evictions=self.add(record))
+        group: MergeGroup | None = None
+        with self._tx(lock=True):
+            equivalent = [r for r in self._locked_fresh(self._live()) if merge_key(r) == key]
+            if equivalent:
+                group = merge_groups([*equivalent, record])[0]
+                new = merged_record(group)
+                if group.kept.id == record.id:
+                    self._cx.execute(
+                        f"INSERT INTO records ({_COLUMNS}) VALUES ({_VALUES})", _record_params(new)
+                    )
+                elif not self._write_over(group.kept, new):
+                    raise StoreError(f"record {group.kept.id} changed underneath a merge; retry it")
+                events = [self._log_merged(r, new.id) for r in group.merged]
+                self._bump()
+        if group is None:
+            return MergeOutcome(evictions=self.add(record))
+        for other in group.merged:
+            self._forget(other.id)
+        self._replaced(new)
+        return MergeOutcome(
+            evictions=[e for e in events if e.record_id != record.id],
+            merged_into=None if new.id == record.id else new.id,
+            merged=[r.id for r in group.merged if r.id != record.id],
+        )
+
+    @_locked
+    def merge(self, *, dry_run: bool = False) -> list[MergeGroup]:
+        """Merge every group of equivalent records of this object's own scope (every scope, each
+        apart, for the owner's view) in one transaction; the plan, unchanged, with `dry_run`."""
+        own = [r for r in self._live() if self.access is None or r.scope == self.access.own]
+        if dry_run:
+            return merge_groups(own)
+        self._require_writable()
+        done: list[tuple[MergeGroup, Record]] = []
+        with self._tx(lock=True):
+            for group in merge_groups(self._locked_fresh(own)):
+                new = merged_record(group)
+                if not self._write_over(group.kept, new):
+                    raise StoreError(f"record {group.kept.id} changed underneath a merge; retry it")
+                for other in group.merged:
+                    self._log_merged(other, new.id)
+                done.append((group, new))
+            if done:
+                self._bump()
+        for group, new in done:
+            for other in group.merged:
+                self._forget(other.id)
+            self._replaced(new)
+        return [MergeGroup(new, group.merged) for group, new in done]
+
+    def _locked_fresh(self, records: Sequence[Record]) -> list[Record]:
+        """Inside a transaction: the current live versions of `records`, their rows locked."""
+        rows = self._cx.execute(
+            "SELECT id, body::text FROM records WHERE id = ANY(%s) AND status = 'live' ORDER BY seq FOR UPDATE",
+            ([r.id for r in records],),
+        ).fetchall()
+        fresh = [self._parse_row(str(i), str(body)) for i, body in rows]
+        return [r for r in fresh if r is not None]
+
+    def _log_merged(self, record: Record, into: str) -> EvictionEvent:
+        """Log a merged member in the eviction log (rule `merge`); a stored one leaves `records`."""
+        reason = f"merged into {into}"
+        if self._current_version(record.id) is not None:
+            return self._log_eviction(record.id, "merge", reason, {})
+        at = utc_now()
+        self._cx.execute(
+            "INSERT INTO evictions (record_id, rule, reason, scores, at, version, body) "
+            "VALUES (%s, 'merge', %s, '{}'::jsonb, %s, %s, %s::jsonb)",
+            (record.id, reason, at.isoformat(), record.version, record.model_dump_json()),
+        )
+        return EvictionEvent(record_id=record.id, rule="merge", reason=reason, scores={}, at=at, version=record.version)
+
+    def _evict_to_capacity(self, record: Record, scopes: dict[str, str]) -> list[EvictionEvent]:
+        """Evict live records (of any scope: capacity is the store's) until the store fits; `scopes`
+        gets each victim's scope."""
+        # inside the transaction: current rows, the new one included
+        records = {i: r for i, r in self._loaded().items() if r.live}
         if self._rule.needs_redundancy and self._index is None:
             self._index = RedundancyIndex(list(records.values()))
         index = self._index if self._rule.needs_redundancy else None
@@ -847,6 +972,7 @@ class PostgresStore:
             if record_id not in records or record_id in gone:
                 raise StoreError(f"retention rule {self._rule.name} chose unknown record {record_id}")
             gone.add(record_id)
+            scopes[record_id] = records[record_id].scope
             events.append(self._log_eviction(record_id, self._rule.name, reason, scores))
             if index is not None:
                 index.remove(record_id)
@@ -872,7 +998,10 @@ class PostgresStore:
         if not reason.strip():
             raise StoreError("say why the record is evicted; the reason is kept in the eviction log")
         with self._tx(lock=True):
-            exists = self._cx.execute("SELECT 1 FROM records WHERE id = %s", (record_id,)).fetchone()
+            exists = self._cx.execute(
+                "SELECT 1 FROM records WHERE id = %s AND (%s::text[] IS NULL OR scope = ANY(%s))",
+                (record_id, self._scopes, self._scopes),
+            ).fetchone()
             if exists is None or record_id in self._quarantined:
                 raise StoreError(f"no record {record_id!r} in {self.path}; `countermem memory list` shows the ids")
             event = self._log_eviction(record_id, "manual", reason.strip(), {})
@@ -892,7 +1021,9 @@ class PostgresStore:
         at: datetime | None = None,
     ) -> Record:
         """Add to a record's reuse counters on the server (`selected = selected + n`): no increment
-        from any writer is lost, and the previous version is kept in `record_history`."""
+        from any writer is lost, and the previous version is kept in `record_history`. A live record
+        whose new counters cross the `retire_by_use` line is then retired in the next version (unless
+        another writer changed it meanwhile; the next update checks again)."""
         self._require_writable()
         if min(retrieved, selected, succeeded, harmed) < 0:
             raise StoreError(f"cannot update counters of {record_id}: reuse counters only grow; got a negative increment")
@@ -901,21 +1032,56 @@ class PostgresStore:
         with self._errors():  # one statement, so one transaction and one round trip
             row = self._cx.execute(_COUNT_SQL, {
                 "id": record_id, "r": retrieved, "s": selected, "ok": succeeded, "h": harmed,
-                "used": any_use, "at": stamp, "now": utc_now().isoformat(),
+                "used": any_use, "at": stamp, "now": utc_now().isoformat(), "scopes": self._scopes,
             }).fetchone()
         if row is None:
             raise StoreError(f"no record {record_id!r} in {self.path}; `countermem memory list` shows the ids")
         new = _parse(str(row[0]), f"record {record_id}")
         self._replaced(new)
+        why = None if self.retire_by_use is None or not new.live else self.retire_by_use.reason(new.counters)
+        if why is not None:
+            try:
+                new = self._rewrite(record_id, new.version, lambda old: _retired(old, why, at))
+            except _StaleVersion:
+                return new
+            logger.info("record %s in %s is retired: %s", record_id, self.path, why)
+            self._replaced(new)
         return new
+
+    @_locked
+    def retire(self, record_id: str, reason: str, *, expected_version: int | None = None) -> Record:
+        """Retire a live record: a new version that is kept (with the reason) but never offered."""
+        self._require_writable()
+        if not reason.strip():
+            raise StoreError("say why the record is retired; the reason is kept with it")
+
+        def retired(old: Record) -> Record:
+            if not old.live:
+                raise StoreError(f"record {record_id} is already retired ({old.retired_reason})")
+            return _retired(old, reason)
+
+        return self._with_retries(record_id, expected_version, retired)
 
     @_locked
     def revise(self, record_id: str, *, expected_version: int | None = None, **changes: Any) -> Record:
         """Change a record's fields; stores a new version over exactly the one read (see the module docstring)."""
         self._require_writable()
+
+        def revised(old: Record) -> Record:
+            try:
+                return old.revised(**changes)
+            except (ValueError, ValidationError) as error:
+                raise StoreError(f"cannot revise {record_id}: {error}") from error
+
+        return self._with_retries(record_id, expected_version, revised)
+
+    def _with_retries(
+        self, record_id: str, expected_version: int | None, change: Callable[[Record], Record]
+    ) -> Record:
+        """Apply `change` over the version read; redo it on a newer one unless `expected_version` was given."""
         for _ in range(20):
             try:
-                new = self._revise_once(record_id, expected_version, changes)
+                new = self._rewrite(record_id, expected_version, change)
             except _StaleVersion:
                 if expected_version is not None:
                     current = self._current_version(record_id)
@@ -932,43 +1098,50 @@ class PostgresStore:
         row = self._cx.execute("SELECT version FROM records WHERE id = %s", (record_id,)).fetchone()
         return None if row is None else int(row[0])
 
-    def _revise_once(self, record_id: str, expected_version: int | None, changes: dict[str, Any]) -> Record:
+    def _rewrite(self, record_id: str, expected_version: int | None, change: Callable[[Record], Record]) -> Record:
+        """One optimistic write: read the row, compute the next version, write it only over the one read."""
         with self._tx() as conn:
             row = conn.execute("SELECT body::text FROM records WHERE id = %s", (record_id,)).fetchone()
             old = None if row is None else self._parse_row(record_id, str(row[0]))
-            if old is None:
+            if old is None or not self._may_read(old):
                 raise StoreError(f"no record {record_id!r} in {self.path}; `countermem memory list` shows the ids")
             if expected_version is not None and old.version != expected_version:
                 raise _StaleVersion
-            try:
-                new = old.revised(**changes)
-            except (ValueError, ValidationError) as error:
-                raise StoreError(f"cannot revise {record_id}: {error}") from error
-            conn.execute(
-                "INSERT INTO record_history (id, version, replaced_at, body) VALUES (%s, %s, %s, %s::jsonb)",
-                (old.id, old.version, utc_now().isoformat(), str(row[0]) if row else ""),
-            )
-            fields = body_fields(new.model_dump_json())
-            changed = conn.execute(
-                "UPDATE records SET domain = %s, benchmark = %s, version = %s, utility_gain = %s, condition = %s, "
-                "retrieved = %s, selected = %s, succeeded = %s, harmed = %s, body = %s::jsonb "
-                "WHERE id = %s AND version = %s",
-                (
-                    new.domain, new.benchmark, new.version, new.utility_gain, fields["condition"],
-                    fields["retrieved"], fields["selected"], fields["succeeded"], fields["harmed"],
-                    new.model_dump_json(), old.id, old.version,
-                ),
-            ).rowcount
-            if changed != 1:
+            new = change(old)
+            if not self._write_over(old, new):
                 raise _StaleVersion
-            conn.execute("DELETE FROM record_keys WHERE id = %s", (record_id,))
             self._bump()
         return new
+
+    def _write_over(self, old: Record, new: Record) -> bool:
+        """Inside a transaction: keep `old` in `record_history` and store `new` only over `old`'s
+        version (whether it was still there); the key embedding is made again."""
+        conn = self._cx
+        conn.execute(
+            "INSERT INTO record_history (id, version, replaced_at, body) VALUES (%s, %s, %s, %s::jsonb)",
+            (old.id, old.version, utc_now().isoformat(), old.model_dump_json()),
+        )
+        fields = body_fields(new.model_dump_json())
+        changed = conn.execute(
+            "UPDATE records SET domain = %s, benchmark = %s, version = %s, utility_gain = %s, condition = %s, "
+            "status = %s, retrieved = %s, selected = %s, succeeded = %s, harmed = %s, body = %s::jsonb "
+            "WHERE id = %s AND version = %s",
+            (
+                new.domain, new.benchmark, new.version, new.utility_gain, fields["condition"], fields["status"],
+                fields["retrieved"], fields["selected"], fields["succeeded"], fields["harmed"],
+                new.model_dump_json(), old.id, old.version,
+            ),
+        ).rowcount
+        conn.execute("DELETE FROM record_keys WHERE id = %s", (old.id,))
+        return changed == 1
 
     def _replaced(self, new: Record) -> None:
         old = self._records.get(new.id) if self._records is not None else None
         self._remember(new)
-        if self._index is not None and old is not None and (
+        if self._index is not None and not new.live:
+            if new.id in self._index:
+                self._index.remove(new.id)
+        elif self._index is not None and old is not None and (
             new.situation != old.situation
             or new.improved_action != old.improved_action
             or new.embedding != old.embedding
@@ -1029,7 +1202,12 @@ class PostgresStore:
 
     @_locked
     def dump_rows(self) -> StoreRows:
-        """Everything stored, bodies as stored (one consistent snapshot)."""
+        """Everything stored, bodies as stored (one consistent snapshot); the owner's view only."""
+        if self.access is not None:
+            raise StoreError(
+                f"a copy or snapshot of {self.path} holds every scope; open the store without access "
+                f"(the owner's view), not {self.access.describe()}"
+            )
         with self._tx() as conn:
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
             meta = {k: v for k, v in self._meta().items() if k not in NOT_COPIED_META}
@@ -1063,9 +1241,7 @@ class PostgresStore:
                 raise StoreError(f"{self.path} is not empty; copy into a new store (another ?schema= or database)")
             with conn.cursor() as cursor:
                 cursor.executemany(
-                    "INSERT INTO records (id, domain, benchmark, created_at, version, utility_gain, condition, "
-                    "retrieved, selected, succeeded, harmed, body) "
-                    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb)",
+                    f"INSERT INTO records ({_COLUMNS}) VALUES ({_VALUES})",
                     [_row_params(row.id, row.body) for row in rows.records],
                 )
                 cursor.executemany(
@@ -1093,13 +1269,14 @@ class PostgresStore:
 
     @_locked
     def ids_without_key(self, embedder: str) -> list[str]:
-        """Live records with no key embedding for `embedder` yet (new, or revised since)."""
+        """Live records this object may read with no key embedding for `embedder` yet (new, or revised since)."""
         column = "k.embedding" if self.has_pgvector else "k.vector"
         query = (
             "SELECT r.id FROM records r LEFT JOIN record_keys k ON k.id = r.id AND k.embedder = %s "
-            f"WHERE k.id IS NULL OR {column} IS NULL ORDER BY r.seq"
+            f"WHERE (k.id IS NULL OR {column} IS NULL) AND r.status = 'live' "
+            "AND (%s::text[] IS NULL OR r.scope = ANY(%s)) ORDER BY r.seq"
         )
-        return [str(row[0]) for row in self._cx.execute(query, (embedder,))]
+        return [str(row[0]) for row in self._cx.execute(query, (embedder, self._scopes, self._scopes))]
 
     @_locked
     def put_keys(self, embedder: str, records: Sequence[Record], vectors: np.ndarray[Any, Any]) -> None:
@@ -1111,11 +1288,11 @@ class PostgresStore:
         for record, vector in zip(records, vectors, strict=True):
             row: tuple[Any, ...] = (
                 record.id, embedder, dim, record.domain, record.benchmark, record.condition.canonical,
-                record.utility_gain, np.asarray(vector, dtype=np.float32).tobytes(),
+                record.scope, record.utility_gain, np.asarray(vector, dtype=np.float32).tobytes(),
             )
             rows.append((*row, np.asarray(vector, dtype=np.float32)) if self.has_pgvector else row)
-        columns = "id, embedder, dim, domain, benchmark, condition, gain, vector"
-        values = "%s, %s, %s, %s, %s, %s, %s, %s"
+        columns = "id, embedder, dim, domain, benchmark, condition, scope, gain, vector"
+        values = "%s, %s, %s, %s, %s, %s, %s, %s, %s"
         update = "dim = EXCLUDED.dim, condition = EXCLUDED.condition, gain = EXCLUDED.gain, vector = EXCLUDED.vector"
         if self.has_pgvector:
             columns += ", embedding"
@@ -1123,7 +1300,7 @@ class PostgresStore:
             update += ", embedding = EXCLUDED.embedding"
         query = (
             f"INSERT INTO record_keys ({columns}) SELECT * FROM (VALUES ({values})) AS v "
-            f"WHERE EXISTS (SELECT 1 FROM records WHERE id = v.column1) "
+            f"WHERE EXISTS (SELECT 1 FROM records WHERE id = v.column1 AND status = 'live') "
             f"ON CONFLICT (id, embedder) DO UPDATE SET {update}"
         )
         with self._tx(), self._cx.cursor() as cursor:
@@ -1152,8 +1329,8 @@ class PostgresStore:
         """Distinct conditions of the keyed records in a pool and how many records carry each."""
         rows = self._cx.execute(
             "SELECT condition, COUNT(*) FROM record_keys WHERE embedder = %s AND domain = %s "
-            "AND (%s::text IS NULL OR benchmark = %s) GROUP BY condition",
-            (embedder, domain, benchmark, benchmark),
+            "AND (%s::text IS NULL OR benchmark = %s) AND (%s::text[] IS NULL OR scope = ANY(%s)) GROUP BY condition",
+            (embedder, domain, benchmark, benchmark, self._scopes, self._scopes),
         )
         return {str(condition): int(n) for condition, n in rows}
 
@@ -1181,9 +1358,13 @@ class PostgresStore:
             statement = sql.SQL(
                 "SELECT id, 1 - (embedding::vector({dim}) <=> %s::vector({dim})), gain FROM record_keys "
                 "WHERE embedder = {embedder} AND dim = {dim} AND domain = %s AND (%s::text IS NULL OR benchmark = %s) "
+                "AND (%s::text[] IS NULL OR scope = ANY(%s)) "
                 "AND condition = ANY(%s) ORDER BY embedding::vector({dim}) <=> %s::vector({dim}) LIMIT %s"
             ).format(dim=sql.Literal(dim), embedder=sql.Literal(embedder))
-            params = (query_vector, domain, benchmark, benchmark, list(conditions), query_vector, limit)
+            params = (
+                query_vector, domain, benchmark, benchmark, self._scopes, self._scopes, list(conditions),
+                query_vector, limit,
+            )
             if limit <= _EF_SEARCH:  # the session's settings (see _setup): one round trip
                 with self._errors():
                     rows = self._cx.execute(statement, params).fetchall()
@@ -1194,8 +1375,9 @@ class PostgresStore:
             return [(str(i), float(s), float(g)) for i, s, g in rows]
         fetched = self._cx.execute(
             "SELECT id, gain, vector FROM record_keys WHERE embedder = %s AND dim = %s AND domain = %s "
-            "AND (%s::text IS NULL OR benchmark = %s) AND condition = ANY(%s)",
-            (embedder, dim, domain, benchmark, benchmark, list(conditions)),
+            "AND (%s::text IS NULL OR benchmark = %s) AND (%s::text[] IS NULL OR scope = ANY(%s)) "
+            "AND condition = ANY(%s)",
+            (embedder, dim, domain, benchmark, benchmark, self._scopes, self._scopes, list(conditions)),
         ).fetchall()
         if not fetched:
             return []
@@ -1209,7 +1391,8 @@ class PostgresStore:
 
 _COUNT_SQL = """
 WITH old AS (
-    SELECT id, version, body FROM records WHERE id = %(id)s FOR UPDATE
+    SELECT id, version, body FROM records
+    WHERE id = %(id)s AND (%(scopes)s::text[] IS NULL OR scope = ANY(%(scopes)s)) FOR UPDATE
 ), kept AS (
     INSERT INTO record_history (id, version, replaced_at, body) SELECT id, version, %(now)s, body FROM old
 ), bumped AS (
@@ -1236,6 +1419,17 @@ RETURNING r.body::text
 """
 
 
+def _retired(old: Record, reason: str, at: datetime | None = None) -> Record:
+    return old.marked_retired(reason, at).model_copy(update={"version": old.version + 1})
+
+
+_COLUMNS = (
+    "id, domain, benchmark, created_at, version, utility_gain, condition, scope, status, "
+    "retrieved, selected, succeeded, harmed, body"
+)
+_VALUES = "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb"
+
+
 def _record_params(record: Record) -> tuple[Any, ...]:
     return _row_params(record.id, record.model_dump_json())
 
@@ -1244,7 +1438,7 @@ def _row_params(record_id: str, body: str) -> tuple[Any, ...]:
     f = body_fields(body)
     return (
         record_id, f["domain"], f["benchmark"], f["created_at"], f["version"], f["utility_gain"], f["condition"],
-        f["retrieved"], f["selected"], f["succeeded"], f["harmed"], body,
+        f["scope"], f["status"], f["retrieved"], f["selected"], f["succeeded"], f["harmed"], body,
     )
 
 

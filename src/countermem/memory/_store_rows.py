@@ -74,6 +74,8 @@ def body_fields(body: str) -> dict[str, Any]:
         "version": int(data.get("version", 1)),
         "utility_gain": float(data.get("utility_gain", 0.0)),
         "condition": str(condition.get("canonical", "")),
+        "scope": str(data.get("scope") or "default"),
+        "status": str(data.get("status") or "live"),
         "retrieved": int(counters.get("retrieved", 0)),
         "selected": int(counters.get("selected", 0)),
         "succeeded": int(counters.get("succeeded", 0)),
