@@ -144,7 +144,10 @@ class ServerRetriever(Retriever):
             ((sim + self.gain_weight * gain, sim, record_id) for record_id, sim, gain in rows),
             key=lambda row: (-row[0], _stable_key(row[2])),
         )
-        records = self.store.get_many([record_id for _, _, record_id in scored[: self.k + self.overfetch]])
+        ranked = [record_id for _, _, record_id in scored]
+        records = self.store.get_many(ranked[: self.k])  # the rest only when one was evicted meanwhile
+        if len(records) < self.k < len(ranked):
+            records.update(self.store.get_many(ranked[self.k :]))
         candidates: list[RetrievedCandidate] = []
         for score, sim, record_id in scored:
             record = records.get(record_id)

@@ -29,6 +29,12 @@ Every object keeps the records it has read in memory, loaded on first need (at 1
 retrieval on the server never loads them): a one-row `changes` counter bumped by every write tells
 it cheaply whether another writer committed, and only changed rows are parsed again.
 
+Scopes and retirement are `SQLiteStore`'s (`countermem.memory._scope`, `_retire_by_use`): an object
+opened with `access=` reads, writes and ranks only its scopes (the queries carry the filter);
+capacity counts live records of every scope; a retired record stays a row with `status` retired.
+Merging equivalent records (`add_or_merge`, `merge`) runs under the store lock with the members'
+rows locked, so their summed counters lose no concurrent increment.
+
 Key embeddings for retrieval live in `record_keys` (one row per record and embedder): as float32
 bytes always, and as a pgvector `vector` with an HNSW index when the database has the `vector`
 extension (`CREATE EXTENSION vector`, by whoever administers it; the store never creates it).
@@ -81,6 +87,7 @@ from countermem.memory._store import (
     SQLiteStore,
     StoreStats,
     _parse,
+    _raw_scope,
     _why_unreadable,
 )
 from countermem.memory._store_rows import (
@@ -276,6 +283,7 @@ class PostgresStore:
         self.frozen = False
         self._mutex = threading.RLock()
         self._quarantined: dict[str, str] = {}
+        self._quarantined_scope: dict[str, str | None] = {}
         self._records: dict[str, Record] | None = None
         self._versions: dict[str, int] = {}
         self._changes = -1
@@ -606,6 +614,7 @@ class PostgresStore:
         except (ValidationError, ValueError, RecursionError) as error:
             reason = _why_unreadable(error)
             self._quarantined[record_id] = reason
+            self._quarantined_scope[record_id] = _raw_scope(body)
             logger.warning("record %s in %s cannot be read and is set aside: %s", record_id, self.path, reason)
             return None
         self._quarantined.pop(record_id, None)
@@ -625,8 +634,13 @@ class PostgresStore:
 
     @property
     def quarantined(self) -> dict[str, str]:
-        """Records set aside because they no longer parse (among those read so far): id -> why."""
-        return dict(self._quarantined)
+        """Records set aside because they no longer parse (among those read so far, of the scopes
+        this object may read): id -> why."""
+        return {
+            k: v
+            for k, v in self._quarantined.items()
+            if self.access is None or self._quarantined_scope.get(k) in self.access.readable
+        }
 
     # --- lifecycle -----------------------------------------------------------------------------
 
@@ -817,7 +831,7 @@ class PostgresStore:
                 succeeded=sum(r.counters.succeeded for r in records),
                 harmed=sum(r.counters.harmed for r in records),
             ),
-            quarantined=dict(self._quarantined),
+            quarantined=self.quarantined,
             redactions=dict(sorted(sum((Counter(r.redactions) for r in records), Counter[str]()).items())),
         )
 
@@ -1265,6 +1279,7 @@ class PostgresStore:
         self._records = None
         self._index = None
         self._quarantined = {}
+        self._quarantined_scope = {}
 
     # --- key embeddings for ServerRetriever ----------------------------------------------------
 
@@ -1355,17 +1370,24 @@ class PostgresStore:
         dim = int(vector.shape[0])
         query_vector = np.asarray(vector, dtype=np.float32)
         if self.has_pgvector:
+            # filters as literals, and only those that apply, so that the planner sees their real
+            # selectivity and keeps the HNSW index scan (a generic "$1 IS NULL OR ..." hides it)
             sql = self._pg.sql
+            where = [
+                sql.SQL("embedder = {}").format(sql.Literal(embedder)),
+                sql.SQL("dim = {}").format(sql.Literal(dim)),
+                sql.SQL("domain = {}").format(sql.Literal(domain)),
+                sql.SQL("condition = ANY({})").format(sql.Literal(list(conditions))),
+            ]
+            if benchmark is not None:
+                where.append(sql.SQL("benchmark = {}").format(sql.Literal(benchmark)))
+            if self._scopes is not None:
+                where.append(sql.SQL("scope = ANY({})").format(sql.Literal(self._scopes)))
             statement = sql.SQL(
                 "SELECT id, 1 - (embedding::vector({dim}) <=> %s::vector({dim})), gain FROM record_keys "
-                "WHERE embedder = {embedder} AND dim = {dim} AND domain = %s AND (%s::text IS NULL OR benchmark = %s) "
-                "AND (%s::text[] IS NULL OR scope = ANY(%s)) "
-                "AND condition = ANY(%s) ORDER BY embedding::vector({dim}) <=> %s::vector({dim}) LIMIT %s"
-            ).format(dim=sql.Literal(dim), embedder=sql.Literal(embedder))
-            params = (
-                query_vector, domain, benchmark, benchmark, self._scopes, self._scopes, list(conditions),
-                query_vector, limit,
-            )
+                "WHERE {where} ORDER BY embedding::vector({dim}) <=> %s::vector({dim}) LIMIT {limit}"
+            ).format(dim=sql.Literal(dim), where=sql.SQL(" AND ").join(where), limit=sql.Literal(limit))
+            params = (query_vector, query_vector)
             if limit <= _EF_SEARCH:  # the session's settings (see _setup): one round trip
                 with self._errors():
                     rows = self._cx.execute(statement, params).fetchall()
