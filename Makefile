@@ -22,7 +22,7 @@ $(PY):
 
 $(STAMP): $(PY) pyproject.toml requirements-torch.txt
 	$(PY) -m pip install --quiet -r requirements-torch.txt
-	$(PY) -m pip install --quiet -e '.[local,memory,onnx,domains,report,view,ray,dev]'
+	$(PY) -m pip install --quiet -e '.[local,memory,onnx,domains,report,view,ray,postgres,dev]'
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 

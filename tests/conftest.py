@@ -1,7 +1,7 @@
 """Shared fixtures: a toy arithmetic benchmark whose world model is trivially correct, so agent
 and experiment tests exercise their own logic rather than a real checker's; and the system tools
 (bubblewrap, coqc) that a test may need, skipped where missing unless the run requires them
-(`required_tools`)."""
+(`required_tools`); and a PostgreSQL server with store locations on it (`postgres_fixtures`)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 
 from countermem.core import Action, CheckResult, Cost, Facts, Task
 from countermem.domains import Availability, Benchmark, State
+from postgres_fixtures import pg_url, pg_url_each, postgres_server, store_at, store_named  # noqa: F401 - fixtures
 from required_tools import require_coqc, require_sandbox, require_sandboxed_coqc
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from countermem.cli import app
-from countermem.memory import SQLiteStore
+from countermem.memory import PostgresStore, SQLiteStore, open_store, store_sha256
 
 COMMON = ["--benchmark", "sql-shop", "--backbone", "simulated", "--split-by-task"]
 
@@ -138,3 +139,20 @@ def test_construct_writes_into_its_scope_and_refuses_a_bad_scope_name(tmp_path: 
     bad = runner.invoke(app, ["construct", *COMMON, "--store", str(store), "--limit", "2", "--scope", "Team A",
                               "--out", str(tmp_path / "bad")])
     assert bad.exit_code == 2 and "not a valid scope name" in " ".join(bad.output.split())
+
+
+def test_construct_and_evaluate_with_a_postgres_store(tmp_path: Path, pg_url: Callable[[], str]) -> None:
+    url = pg_url()
+    runner = CliRunner()
+    built = runner.invoke(app, ["construct", *COMMON, "--store", url, "--limit", "12", "--out", str(tmp_path / "c")])
+    assert built.exit_code == 0, built.output
+    stage = json.loads((tmp_path / "c" / "stage.json").read_text())
+    with open_store(url, read_only=True) as store:
+        assert isinstance(store, PostgresStore)
+        assert stage["records_after"] == len(store) > 0
+        assert stage["store_sha256"] == store.content_sha256() == store_sha256(url)
+    assert stage["store"] == url
+    evaluated = runner.invoke(app, ["evaluate", *COMMON, "--store", url, "--selector", "top1", "--embedder",
+                                    "lexical", "--limit", "3", "--out", str(tmp_path / "e")])
+    assert evaluated.exit_code == 0, evaluated.output
+    assert json.loads((tmp_path / "e" / "stage.json").read_text())["store_sha256"] == stage["store_sha256"]

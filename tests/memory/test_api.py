@@ -3,6 +3,7 @@
 import math
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,14 @@ from countermem.core import (
 from countermem.domains import State
 from countermem.llm import ScriptedLLM
 from countermem.llm._protocol import Message
-from countermem.memory import CounterfactualMemory, GeneratorSettings, SQLiteStore, learn, open_memory
+from countermem.memory import (
+    CounterfactualMemory,
+    GeneratorSettings,
+    SQLiteStore,
+    learn,
+    open_memory,
+    open_store,
+)
 
 FACTS = Facts(values={"n_vars": 20})
 GUARD_S = 120.0
@@ -112,12 +120,13 @@ def decision(i: int) -> Decision:
     return Decision(task=task(i), situation=f"situation of task {i}", facts=FACTS)
 
 
-def open_lexical(path: Path, **options: object) -> CounterfactualMemory:
+def open_lexical(path: Path | str, **options: object) -> CounterfactualMemory:
     return open_memory(path, action_language="text", embedder="lexical", **options)  # type: ignore[arg-type]
 
 
-def test_one_memory_serves_eight_threads_advising_and_learning(tmp_path: Path) -> None:
-    memory = open_lexical(tmp_path / "m.db")
+def test_one_memory_serves_eight_threads_advising_and_learning(store_at: Callable[[], str]) -> None:
+    location = store_at()
+    memory = open_lexical(location)
     assert learn_once(memory, 0).admitted
     advices_per_thread = 6
     errors: list[BaseException] = []
@@ -148,7 +157,7 @@ def test_one_memory_serves_eight_threads_advising_and_learning(tmp_path: Path) -
     assert sum(r.counters.retrieved for r in records) == sum(candidates for candidates, _ in offered)
     assert sum(r.counters.selected for r in records) == sum(1 for _, rid in offered if rid is not None)
     assert memory.stats.selected == sum(1 for _, rid in offered if rid is not None) > 0
-    with SQLiteStore(memory.store.path, read_only=True) as reopened:
+    with open_store(location, read_only=True) as reopened:
         assert len(reopened) == 9
         assert sum(r.counters.retrieved for r in reopened.all()) == sum(c for c, _ in offered)
 

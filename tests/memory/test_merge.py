@@ -1,5 +1,6 @@
 """Merging equivalent records: same scope, condition and normalised edit become one, in one transaction."""
 
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -8,7 +9,7 @@ from typer.testing import CliRunner
 
 from countermem.cli._memory import memory_app
 from countermem.core import Action, CheckResult, StoreError
-from countermem.memory import Record, RecordSource, ScopeAccess, SQLiteStore, utc_now
+from countermem.memory import Record, RecordSource, ScopeAccess, SQLiteStore, open_store, utc_now
 from countermem.memory._merge import merge_groups, merge_key, normalised_edit
 
 runner = CliRunner()
@@ -53,20 +54,21 @@ def test_the_normalised_edit_ignores_whitespace_and_unchanged_context() -> None:
     assert merge_key(make("name", "users", edit="")) is None  # the action unchanged: no edit to share
 
 
-def _store(path: Path, records: list[Record]) -> None:
-    with SQLiteStore(path) as store:
+def _store(path: Path | str, records: list[Record]) -> None:
+    with open_store(path) as store:
         for record in records:
             store.add(record)
 
 
-def test_merge_keeps_the_best_verified_sums_counters_and_lists_every_source(tmp_path: Path) -> None:
+def test_merge_keeps_the_best_verified_sums_counters_and_lists_every_source(store_at: Callable[[], str]) -> None:
+    path = store_at()
     weak = make("name", "users", utility=0.6, age_s=30)
     best = make("city", "shops")
     third = make("id", "orders", utility=0.9, age_s=10)
     other_condition = make("zip", "addresses", condition="none")
     other_scope = make("name", "users", scope="team-b")
-    _store(tmp_path / "m.db", [weak, best, third, other_condition, other_scope])
-    with SQLiteStore(tmp_path / "m.db") as store:
+    _store(path, [weak, best, third, other_condition, other_scope])
+    with open_store(path) as store:
         store.update_counters(weak.id, retrieved=4, selected=3, succeeded=1, harmed=1)
         store.update_counters(third.id, retrieved=2, selected=2, succeeded=2)
         groups = store.merge()
@@ -83,14 +85,15 @@ def test_merge_keeps_the_best_verified_sums_counters_and_lists_every_source(tmp_
         assert store.evicted_record(weak.id).counters.selected == 3  # the merged body stays readable
         assert [v.version for v in store.history(best.id)] == [1, 2]
         assert store.merge() == []  # nothing left to merge
-    with SQLiteStore(tmp_path / "m.db", read_only=True) as reopened:
+    with open_store(path, read_only=True) as reopened:
         assert reopened.get(best.id).merged_from == kept.merged_from
 
 
-def test_a_failed_merge_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_merge_changes_nothing(store_at: Callable[[], str], monkeypatch: pytest.MonkeyPatch) -> None:
+    path = store_at()
     records = [make("name", "users"), make("city", "shops"), make("id", "orders")]
-    _store(tmp_path / "m.db", records)
-    store = SQLiteStore(tmp_path / "m.db")
+    _store(path, records)
+    store = open_store(path)
     original = store._log_eviction
     calls = []
 
@@ -104,14 +107,14 @@ def test_a_failed_merge_changes_nothing(tmp_path: Path, monkeypatch: pytest.Monk
     with pytest.raises(StoreError, match="injected"):
         store.merge()
     store.close()
-    with SQLiteStore(tmp_path / "m.db", read_only=True) as reopened:
+    with open_store(path, read_only=True) as reopened:
         assert len(reopened) == 3 and reopened.evictions() == []
         assert all(r.version == 1 and not r.merged_from for r in reopened.all())
 
 
-def test_admission_merges_into_an_equivalent_record_or_absorbs_it(tmp_path: Path) -> None:
+def test_admission_merges_into_an_equivalent_record_or_absorbs_it(store_at: Callable[[], str]) -> None:
     weak, strong = make("name", "users", utility=0.6), make("city", "shops")
-    with SQLiteStore(tmp_path / "m.db") as store:
+    with open_store(store_at()) as store:
         assert store.add_or_merge(weak).merged_into is None
         outcome = store.add_or_merge(strong)  # the better one is kept and absorbs the stored one
         assert outcome.merged_into is None and outcome.merged == [weak.id]
@@ -125,11 +128,12 @@ def test_admission_merges_into_an_equivalent_record_or_absorbs_it(tmp_path: Path
         assert store.add_or_merge(unrelated).merged_into is None and len(store) == 2
 
 
-def test_a_reader_merges_only_its_own_scope(tmp_path: Path) -> None:
-    _store(tmp_path / "m.db", [make("a", "t", scope="team-a"), make("b", "u", scope="team-a"),
-                               make("a", "t", scope="team-b"), make("b", "u", scope="team-b")])
+def test_a_reader_merges_only_its_own_scope(store_at: Callable[[], str]) -> None:
+    path = store_at()
+    _store(path, [make("a", "t", scope="team-a"), make("b", "u", scope="team-a"),
+                  make("a", "t", scope="team-b"), make("b", "u", scope="team-b")])
     access = ScopeAccess.of("team-b", ["team-a"])
-    with SQLiteStore(tmp_path / "m.db", access=access) as store:
+    with open_store(path, access=access) as store:
         groups = store.merge()
         assert [g.kept.scope for g in groups] == ["team-b"]
         assert len(store) == 3

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 import threading
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from typer.testing import CliRunner
@@ -24,13 +24,15 @@ from countermem.memory import (
     RecordSource,
     ScopeAccess,
     ScopedRedundancyIndex,
-    SQLiteStore,
     make_retention,
+    open_store,
     plan_evictions,
     redundancy_of,
 )
 
 CAPACITY = 5
+Named = Callable[[str], str]
+"""`store_named`: a store location per name, on SQLite and on Postgres (tests/postgres_fixtures.py)."""
 
 
 def make(i: int, scope: str = DEFAULT_SCOPE, *, gain: float = 0.5, text: str = "") -> Record:
@@ -50,13 +52,13 @@ def make(i: int, scope: str = DEFAULT_SCOPE, *, gain: float = 0.5, text: str = "
 
 
 @pytest.mark.parametrize("rule", RETENTION_RULES)
-def test_admissions_in_one_scope_never_evict_another_scopes_records(tmp_path: Path, rule: str) -> None:
-    path = tmp_path / "m.db"
+def test_admissions_in_one_scope_never_evict_another_scopes_records(store_named: Named, rule: str) -> None:
+    path = store_named("m")
     team_a = [make(i, "team-a", gain=0.1) for i in range(CAPACITY)]  # the lowest gain in the store
-    with SQLiteStore(path, capacity=CAPACITY, retention=rule, seed=3) as owner:
+    with open_store(path, capacity=CAPACITY, retention=rule, seed=3) as owner:
         for record in team_a:
             assert owner.add(record) == []
-    with SQLiteStore(path, access=ScopeAccess.of("team-b")) as tenant:
+    with open_store(path, access=ScopeAccess.of("team-b")) as tenant:
         seen = []
         for i in range(40):
             events = tenant.add(make(i, "team-b", gain=1.0))
@@ -64,7 +66,7 @@ def test_admissions_in_one_scope_never_evict_another_scopes_records(tmp_path: Pa
             assert len(tenant) <= CAPACITY
         assert len(seen) == 40 - CAPACITY  # the tenant is told of every eviction its admissions caused
         assert {tenant.evicted_record(e.record_id).scope for e in seen} == {"team-b"}
-    with SQLiteStore(path) as owner:
+    with open_store(path) as owner:
         assert {r.id for r in owner.all() if r.scope == "team-a"} == {r.id for r in team_a}
         assert all(owner.get(r.id).live for r in team_a)
         assert owner.stats().by_scope == {"team-a": CAPACITY, "team-b": CAPACITY}
@@ -74,16 +76,16 @@ def test_admissions_in_one_scope_never_evict_another_scopes_records(tmp_path: Pa
 
 
 @pytest.mark.parametrize("rule", RETENTION_RULES)
-def test_within_a_scope_the_rule_evicts_as_in_a_store_of_that_scope_alone(tmp_path: Path, rule: str) -> None:
+def test_within_a_scope_the_rule_evicts_as_in_a_store_of_that_scope_alone(store_named: Named, rule: str) -> None:
     """Interleaved with another scope's near-duplicates, scope A loses exactly the records (in the
     same order, for the same reasons and scores) it loses in a store that holds only scope A."""
     rng = random.Random(7)
     team_a = [make(i, "team-a", gain=round(rng.uniform(0.05, 1.0), 3)) for i in range(25)]
-    alone_path, shared_path = tmp_path / "alone.db", tmp_path / "shared.db"
-    with SQLiteStore(alone_path, capacity=CAPACITY, retention=rule, seed=1) as alone:
+    alone_path, shared_path = store_named("alone"), store_named("shared")
+    with open_store(alone_path, capacity=CAPACITY, retention=rule, seed=1) as alone:
         expected = [e for record in team_a for e in alone.add(record)]
         kept = [r.id for r in alone.all()]
-    with SQLiteStore(shared_path, capacity=CAPACITY, retention=rule, seed=1) as shared:
+    with open_store(shared_path, capacity=CAPACITY, retention=rule, seed=1) as shared:
         got = []
         for i, record in enumerate(team_a):
             got += shared.add(record)
@@ -99,8 +101,8 @@ def test_within_a_scope_the_rule_evicts_as_in_a_store_of_that_scope_alone(tmp_pa
     assert [(e.record_id, e.reason, e.scores) for e in got_a] == [(e.record_id, e.reason, e.scores) for e in expected]
 
 
-def test_the_utility_rule_still_evicts_the_lowest_within_the_scope() -> None:
-    with SQLiteStore(capacity=3, retention="utility") as store:
+def test_the_utility_rule_still_evicts_the_lowest_within_the_scope(store_named: Named) -> None:
+    with open_store(store_named("m"), capacity=3, retention="utility") as store:
         for i, gain in enumerate([0.9, 0.2, 0.8]):
             store.add(make(i, "team-a", gain=gain, text=f"distinct{i} " * 3))
         store.add(make(50, "team-b", gain=0.01))  # lower than anything, but another scope's
@@ -110,16 +112,16 @@ def test_the_utility_rule_still_evicts_the_lowest_within_the_scope() -> None:
         assert store.stats().by_scope == {"team-a": 3, "team-b": 1}
 
 
-def test_the_default_scope_alone_keeps_the_store_wide_meaning() -> None:
-    with SQLiteStore(capacity=3, retention="recency") as store:
+def test_the_default_scope_alone_keeps_the_store_wide_meaning(store_named: Named) -> None:
+    with open_store(store_named("m"), capacity=3, retention="recency") as store:
         records = [make(i) for i in range(6)]
         events = [e for r in records for e in store.add(r)]
         assert [e.record_id for e in events] == [r.id for r in records[:3]]
         assert store.all() == records[3:] and store.stats().by_scope == {DEFAULT_SCOPE: 3}
 
 
-def test_retired_records_hold_no_slot_in_their_scope() -> None:
-    with SQLiteStore(capacity=2, retention="recency") as store:
+def test_retired_records_hold_no_slot_in_their_scope(store_named: Named) -> None:
+    with open_store(store_named("m"), capacity=2, retention="recency") as store:
         first, second = make(0, "team-a"), make(1, "team-a")
         store.add(first)
         store.add(second)
@@ -128,28 +130,28 @@ def test_retired_records_hold_no_slot_in_their_scope() -> None:
         assert [r.id for r in store.all()] == [second.id, make(2, "team-a").id]
 
 
-def test_a_smaller_capacity_brings_only_the_admitting_scope_down(tmp_path: Path) -> None:
-    path = tmp_path / "m.db"
-    with SQLiteStore(path, capacity=6, retention="recency") as store:
+def test_a_smaller_capacity_brings_only_the_admitting_scope_down(store_named: Named) -> None:
+    path = store_named("m")
+    with open_store(path, capacity=6, retention="recency") as store:
         for i in range(6):
             store.add(make(i, "team-a"))
             store.add(make(i, "team-b"))
-    with SQLiteStore(path, capacity=2, retention="recency") as store:
+    with open_store(path, capacity=2, retention="recency") as store:
         events = store.add(make(9, "team-b"))
         assert len(events) == 5  # team-b: 6 + 1 down to 2
         assert store.stats().by_scope == {"team-a": 6, "team-b": 2}
         assert {store.evicted_record(e.record_id).scope for e in events} == {"team-b"}
 
 
-def test_concurrent_writers_of_two_scopes_never_evict_each_other(tmp_path: Path) -> None:
-    """Two writers (own connections, so each admission is its own BEGIN IMMEDIATE) fill two scopes."""
-    path = tmp_path / "m.db"
-    SQLiteStore(path, capacity=CAPACITY, retention="utility").close()
+def test_concurrent_writers_of_two_scopes_never_evict_each_other(store_named: Named) -> None:
+    """Two writers (own connections, so each admission is its own transaction) fill two scopes."""
+    path = store_named("m")
+    open_store(path, capacity=CAPACITY, retention="utility").close()
     errors: list[BaseException] = []
 
     def write(scope: str, count: int) -> None:
         try:
-            with SQLiteStore(path, access=ScopeAccess.of(scope)) as store:
+            with open_store(path, access=ScopeAccess.of(scope)) as store:
                 for i in range(count):
                     store.add(make(i, scope, gain=0.1 if scope == "team-a" else 1.0))
         except BaseException as error:  # surfaced below, in the test's thread
@@ -161,7 +163,7 @@ def test_concurrent_writers_of_two_scopes_never_evict_each_other(tmp_path: Path)
     for thread in threads:
         thread.join()
     assert errors == []
-    with SQLiteStore(path) as owner:
+    with open_store(path) as owner:
         assert owner.stats().by_scope == {"team-a": CAPACITY, "team-b": CAPACITY}
         assert {r.id for r in owner.all() if r.scope == "team-a"} == {make(i, "team-a").id for i in range(CAPACITY)}
         assert len(owner.evictions()) == 30 - CAPACITY
@@ -205,9 +207,9 @@ def test_scoped_redundancy_compares_a_record_only_with_its_own_scope() -> None:
     assert index.max_similarity("nobody") == {}
 
 
-def test_memory_stats_shows_each_scope_against_the_capacity(tmp_path: Path) -> None:
-    path = tmp_path / "m.db"
-    with SQLiteStore(path, capacity=CAPACITY) as store:
+def test_memory_stats_shows_each_scope_against_the_capacity(store_named: Named) -> None:
+    path = store_named("m")
+    with open_store(path, capacity=CAPACITY) as store:
         for i in range(7):
             store.add(make(i, "team-a"))
         store.add(make(0, "team-b"))

@@ -22,8 +22,10 @@ from countermem.memory import (
     Store,
     Victim,
     file_sha256,
+    is_postgres_url,
     open_store,
 )
+from countermem.memory._pgstore import split_url
 
 FACTORY = """
 from countermem.core import Action, CheckResult
@@ -44,14 +46,16 @@ def make(i, domain="sql", benchmark="spider", gain=0.5):
     )
 """
 # The same factory runs here and in the child processes of the crash tests.
+StoreAt = Callable[[], str]
+"""A new store location (the `store_at` fixture in conftest.py: SQLite, then Postgres)."""
 namespace: dict[str, Any] = {}
 exec(FACTORY, namespace)
 make: Callable[..., Record] = namespace["make"]
 assert Action and CheckResult and RecordSource  # imported for the reader; the factory imports its own
 
 
-def test_add_get_search_and_order(tmp_path: Path) -> None:
-    with SQLiteStore(tmp_path / "m.db") as store:
+def test_add_get_search_and_order(store_at: StoreAt) -> None:
+    with open_store(store_at()) as store:
         assert isinstance(store, Store)
         records = [make(0), make(1, benchmark="bird"), make(2, domain="smt", benchmark="smtlib"), make(3)]
         for record in records:
@@ -81,15 +85,15 @@ def test_search_uses_an_index(tmp_path: Path) -> None:
     conn.close()
 
 
-def test_reopen_keeps_records_history_and_settings(tmp_path: Path) -> None:
-    path = tmp_path / "m.db"
-    with SQLiteStore(path, capacity=3, retention="recency", seed=9) as store:
+def test_reopen_keeps_records_history_and_settings(store_at: StoreAt) -> None:
+    path = store_at()
+    with open_store(path, capacity=3, retention="recency", seed=9) as store:
         for i in range(4):
             store.add(make(i))
         first = store.all()[0]
         store.update_counters(first.id, retrieved=2, selected=1, succeeded=1)
         store.update_counters(first.id, retrieved=1)
-    with SQLiteStore(path) as store:
+    with open_store(path) as store:
         assert store.capacity == 3 and store.retention.name == "recency"
         assert len(store) == 3
         current = store.get(first.id)
@@ -103,12 +107,12 @@ def test_reopen_keeps_records_history_and_settings(tmp_path: Path) -> None:
         assert [r.version for r in history] == [1, 2, 3]
         assert history[0].counters.retrieved == 0
         assert [e.reason for e in store.evictions()] == ["least-recent"]
-    with SQLiteStore(path, read_only=True) as reader:
-        assert reader.all() == SQLiteStore(path, read_only=True).all()
+    with open_store(path, read_only=True) as reader, open_store(path, read_only=True) as again:
+        assert reader.all() == again.all()
 
 
-def test_counters_must_stay_consistent(tmp_path: Path) -> None:
-    with SQLiteStore() as store:
+def test_counters_must_stay_consistent(store_at: StoreAt) -> None:
+    with open_store(store_at()) as store:
         record = make(0)
         store.add(record)
         with pytest.raises(StoreError, match="cannot exceed selected"):
@@ -117,8 +121,8 @@ def test_counters_must_stay_consistent(tmp_path: Path) -> None:
         assert store.history(record.id) == [record]
 
 
-def test_revise_keeps_the_previous_version() -> None:
-    with SQLiteStore() as store:
+def test_revise_keeps_the_previous_version(store_at: StoreAt) -> None:
+    with open_store(store_at()) as store:
         record = make(0)
         store.add(record)
         revised = store.revise(record.id, condition="n_vars > 10")
@@ -129,8 +133,8 @@ def test_revise_keeps_the_previous_version() -> None:
         assert store.get(record.id) == revised
 
 
-def test_evictions_are_logged_with_scores() -> None:
-    with SQLiteStore(capacity=2, retention="utility") as store:
+def test_evictions_are_logged_with_scores(store_at: StoreAt) -> None:
+    with open_store(store_at(), capacity=2, retention="utility") as store:
         low = make(0, gain=0.1)
         store.add(low)
         store.add(make(1, gain=0.9))
@@ -151,8 +155,8 @@ def test_evictions_are_logged_with_scores() -> None:
             store.evict("r-gone", "reason")
 
 
-def test_incoming_record_can_be_the_victim() -> None:
-    with SQLiteStore(capacity=1, retention="utility") as store:
+def test_incoming_record_can_be_the_victim(store_at: StoreAt) -> None:
+    with open_store(store_at(), capacity=1, retention="utility") as store:
         strong = make(0, gain=0.9)
         store.add(strong)
         weak = make(1, gain=0.2)
@@ -169,32 +173,35 @@ class _BrokenRule:
         return Victim("r-not-a-candidate", "broken", {})
 
 
-def test_a_failed_admission_changes_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "m.db"
-    with SQLiteStore(path, capacity=1, retention=_BrokenRule()) as store:
+def test_a_failed_admission_changes_nothing(store_at: StoreAt) -> None:
+    path = store_at()
+    with open_store(path, capacity=1, retention=_BrokenRule()) as store:
         kept = make(0)
         store.add(kept)
         with pytest.raises(StoreError, match="unknown record"):
             store.add(make(1))
         assert store.all() == [kept]
         assert store.evictions() == []
-    conn = sqlite3.connect(path)
-    assert conn.execute("SELECT COUNT(*) FROM records").fetchone()[0] == 1
-    conn.close()
+    with open_store(path, read_only=True, retention="recency") as reopened:
+        assert reopened.all() == [kept] and reopened.evictions() == []
+    if not is_postgres_url(path):
+        conn = sqlite3.connect(path)
+        assert conn.execute("SELECT COUNT(*) FROM records").fetchone()[0] == 1
+        conn.close()
 
 
-def test_shrinking_capacity_evicts_down_to_it(tmp_path: Path) -> None:
-    path = tmp_path / "m.db"
-    with SQLiteStore(path, capacity=10) as store:
+def test_shrinking_capacity_evicts_down_to_it(store_at: StoreAt) -> None:
+    path = store_at()
+    with open_store(path, capacity=10) as store:
         for i in range(6):
             store.add(make(i))
-    with SQLiteStore(path, capacity=3, retention="recency") as store:
+    with open_store(path, capacity=3, retention="recency") as store:
         events = store.add(make(6))
         assert len(events) == 4 and len(store) == 3
 
 
-def test_freeze_writes_a_read_only_snapshot(tmp_path: Path) -> None:
-    with SQLiteStore(tmp_path / "m.db") as store:
+def test_freeze_writes_a_read_only_snapshot(tmp_path: Path, store_at: StoreAt) -> None:
+    with open_store(store_at()) as store:
         for i in range(3):
             store.add(make(i))
         snapshot = store.freeze(tmp_path / "frozen.db")
@@ -229,18 +236,18 @@ def test_in_memory_store_can_freeze(tmp_path: Path) -> None:
         assert len(frozen) == 1
 
 
-def test_read_only_store_refuses_writes(tmp_path: Path) -> None:
-    path = tmp_path / "m.db"
-    with SQLiteStore(path) as store:
+def test_read_only_store_refuses_writes(store_at: StoreAt) -> None:
+    path = store_at()
+    with open_store(path) as store:
         store.add(make(0))
-        with SQLiteStore(path, read_only=True) as reader:
+        with open_store(path, read_only=True) as reader:
             assert len(reader) == 1
             with pytest.raises(StoreError, match="read-only"):
                 reader.add(make(1))
 
 
-def test_export_jsonl_round_trips(tmp_path: Path) -> None:
-    with SQLiteStore() as store:
+def test_export_jsonl_round_trips(tmp_path: Path, store_at: StoreAt) -> None:
+    with open_store(store_at()) as store:
         for i in range(4):
             store.add(make(i))
         store.update_counters(store.all()[0].id, retrieved=1)
@@ -253,8 +260,8 @@ def test_export_jsonl_round_trips(tmp_path: Path) -> None:
             store.export_jsonl(tmp_path / "missing" / "m.jsonl")
 
 
-def test_stats() -> None:
-    with SQLiteStore(capacity=50) as store:
+def test_stats(store_at: StoreAt) -> None:
+    with open_store(store_at(), capacity=50) as store:
         assert store.stats().mean_gain is None
         store.add(make(0, gain=0.2))
         store.add(make(1, gain=0.6, benchmark="bird"))
@@ -303,20 +310,20 @@ def test_bad_files_and_paths_raise_store_error(tmp_path: Path) -> None:
         SQLiteStore(capacity=0)
 
 
-def test_random_rule_is_reproducible_across_reopen(tmp_path: Path) -> None:
-    def run(path: Path, reopen_every: int) -> list[str]:
+def test_random_rule_is_reproducible_across_reopen(store_at: StoreAt) -> None:
+    def run(path: str, reopen_every: int) -> list[str]:
         victims: list[str] = []
-        store = SQLiteStore(path, capacity=3, retention="random", seed=11)
+        store = open_store(path, capacity=3, retention="random", seed=11)
         for i in range(12):
             if i and i % reopen_every == 0:
                 store.close()
-                store = SQLiteStore(path)
+                store = open_store(path)
             victims += [e.record_id for e in store.add(make(i))]
         store.close()
         return victims
 
-    once = run(tmp_path / "a.db", 100)
-    reopened = run(tmp_path / "b.db", 4)
+    once = run(store_at(), 100)
+    reopened = run(store_at(), 4)
     assert once == reopened and len(once) == 9
 
 
@@ -397,7 +404,17 @@ def test_export_jsonl_never_writes_over_a_file_or_the_store_itself(tmp_path: Pat
     assert sorted(p.name for p in tmp_path.iterdir() if ".partial" in p.name) == []
 
 
-def _poison(path: Path, record_id: str, condition: str) -> None:
+def _poison(path: str, record_id: str, condition: str) -> None:
+    if is_postgres_url(path):
+        import psycopg
+
+        conninfo, schema = split_url(path)
+        with psycopg.connect(conninfo, autocommit=True) as pg:
+            pg.execute(
+                f"UPDATE {schema}.records SET body = jsonb_set(body, '{{condition}}', %s::jsonb) WHERE id = %s",
+                (json.dumps({"source": condition, "canonical": condition}), record_id),
+            )
+        return
     conn = sqlite3.connect(path)
     body = json.loads(conn.execute("SELECT body FROM records WHERE id = ?", (record_id,)).fetchone()[0])
     body["condition"] = {"source": condition, "canonical": condition}
@@ -406,17 +423,17 @@ def _poison(path: Path, record_id: str, condition: str) -> None:
     conn.close()
 
 
-def test_a_record_that_no_longer_parses_is_quarantined_and_the_rest_stay_usable(tmp_path: Path) -> None:
-    path = tmp_path / "m.db"
+def test_a_record_that_no_longer_parses_is_quarantined_and_the_rest_stay_usable(store_at: StoreAt) -> None:
+    path = store_at()
     records = [make(i) for i in range(4)]
-    with SQLiteStore(path) as store:
+    with open_store(path) as store:
         for record in records:
             store.add(record)
     deep = "(" * 300 + "n_vars > 1" + ")" * 300
     _poison(path, records[1].id, deep)
     _poison(path, records[2].id, "n_vars >>> 1")
     for read_only in (True, False):
-        with SQLiteStore(path, read_only=read_only) as store:
+        with open_store(path, read_only=read_only) as store:
             assert [r.id for r in store.all()] == [records[0].id, records[3].id]
             assert store.search(domain="sql") == [records[0], records[3]]
             assert set(store.quarantined) == {records[1].id, records[2].id}
@@ -427,9 +444,8 @@ def test_a_record_that_no_longer_parses_is_quarantined_and_the_rest_stay_usable(
                 store.add(make(9))
                 with pytest.raises(StoreError, match="quarantined"):
                     store.add(records[1])
-    conn = sqlite3.connect(path)
-    assert conn.execute("SELECT COUNT(*) FROM records").fetchone()[0] == 5  # the bad rows are kept as they were
-    conn.close()
+    with open_store(path, read_only=True) as reader:
+        assert len(reader.dump_rows().records) == 5  # the bad rows are kept as they were
 
 
 def _journal_mode(path: Path) -> str:
@@ -475,11 +491,12 @@ def test_a_refused_open_leaves_no_file_behind(tmp_path: Path) -> None:
     assert not any(folder.iterdir())
 
 
-def test_a_store_object_can_be_used_from_other_threads(tmp_path: Path) -> None:
+def test_a_store_object_can_be_used_from_other_threads(store_at: StoreAt) -> None:
     import threading
 
+    path = store_at()
     errors: list[BaseException] = []
-    with SQLiteStore(tmp_path / "m.db") as store:
+    with open_store(path) as store:
         first = make(0)
         store.add(first)
 
@@ -500,5 +517,5 @@ def test_a_store_object_can_be_used_from_other_threads(tmp_path: Path) -> None:
         assert not any(thread.is_alive() for thread in threads)
         assert errors == []
         assert len(store) == 9 and store.get(first.id).counters.retrieved == 40
-    with SQLiteStore(tmp_path / "m.db", read_only=True) as reopened:
+    with open_store(path, read_only=True) as reopened:
         assert reopened.get(first.id).counters.retrieved == 40 and len(reopened) == 9

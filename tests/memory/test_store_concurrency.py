@@ -1,4 +1,4 @@
-"""Many processes writing one SQLite store at once (issue 20, item 3).
+"""Many processes writing one store at once (issue 20, items 2 and 3), on SQLite and on Postgres.
 
 Eight spawned processes admit overlapping records into one store of capacity 200 and bump reuse
 counters of whatever is live, all at once. Nothing is timed; every join has a hang guard.
@@ -10,12 +10,13 @@ import json
 import multiprocessing
 import random
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from countermem.core import Action, CheckResult, StoreError
-from countermem.memory import Record, RecordSource, SQLiteStore
+from countermem.memory import Record, RecordSource, SQLiteStore, is_postgres_url, open_store
 
 WRITERS = 8
 OFFERS = 40
@@ -47,7 +48,7 @@ def _writer(path: str, writer: int, out: str) -> None:
     counted = 0
     missed = 0
     errors: list[str] = []
-    with SQLiteStore(path) as store:
+    with open_store(path) as store:
         for i in offers:
             try:
                 store.add(make(i))
@@ -70,9 +71,11 @@ def _writer(path: str, writer: int, out: str) -> None:
     )
 
 
-def test_eight_writer_processes_keep_capacity_log_every_eviction_and_lose_no_count(tmp_path: Path) -> None:
-    path = tmp_path / "store.sqlite"
-    SQLiteStore(path, capacity=CAPACITY).close()
+def test_eight_writer_processes_keep_capacity_log_every_eviction_and_lose_no_count(
+    tmp_path: Path, store_at: Callable[[], str]
+) -> None:
+    path = store_at()
+    open_store(path, capacity=CAPACITY).close()
     context = multiprocessing.get_context("spawn")
     outs = [tmp_path / f"writer-{n}.json" for n in range(WRITERS)]
     processes = [
@@ -94,9 +97,10 @@ def test_eight_writer_processes_keep_capacity_log_every_eviction_and_lose_no_cou
     offered = {record_id for r in reports for record_id in r["offered"]}
     assert len(offered) == (WRITERS - 1) * STRIDE + OFFERS > CAPACITY
 
-    with SQLiteStore(path, read_only=True) as store:
+    with open_store(path, read_only=True) as store:
         live = store.all()
         evictions = store.evictions()
+        rows = store.dump_rows()
         assert store.quarantined == {}
     assert len(live) <= CAPACITY
     assert len(live) == CAPACITY  # more than capacity was offered, so the store ends full
@@ -104,17 +108,19 @@ def test_eight_writer_processes_keep_capacity_log_every_eviction_and_lose_no_cou
     assert len(live_ids) == len(live)
     evicted_ids = {e.record_id for e in evictions}
     assert live_ids | evicted_ids == offered  # every admitted record is live or in the eviction log
+    assert len(rows.records) == len(live)
+    bodies = [Record.model_validate_json(e.body) for e in rows.evictions]
+    assert [b.id for b in bodies] == [e.record_id for e in evictions]
+    assert [b.version for b in bodies] == [e.version for e in evictions]  # the logged body is the deleted row
 
-    conn = sqlite3.connect(path)
-    try:
-        inserted = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'records'").fetchone()[0]
-        rows = conn.execute("SELECT COUNT(*) FROM records").fetchone()[0]
-        bodies = [Record.model_validate_json(b) for (b,) in conn.execute("SELECT body FROM evictions")]
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    finally:
-        conn.close()
-    assert rows == len(live)
-    assert inserted == len(live) + len(evictions)  # every insert is live or logged as evicted
+    if not is_postgres_url(path):
+        conn = sqlite3.connect(path)
+        try:
+            inserted = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'records'").fetchone()[0]
+            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        finally:
+            conn.close()
+        assert inserted == len(live) + len(evictions)  # every insert is live or logged as evicted
 
     counted = sum(r["counted"] for r in reports)
     stored = sum(r.counters.retrieved for r in live) + sum(r.counters.retrieved for r in bodies)
@@ -123,8 +129,8 @@ def test_eight_writer_processes_keep_capacity_log_every_eviction_and_lose_no_cou
     assert stored == selected == counted  # no increment lost or counted twice
 
 
-def test_the_same_record_twice_is_stored_once(tmp_path: Path) -> None:
-    with SQLiteStore(tmp_path / "m.db") as store:
+def test_the_same_record_twice_is_stored_once(store_at: Callable[[], str]) -> None:
+    with open_store(store_at()) as store:
         record = make(0)
         assert store.add(record) == []
         store.update_counters(record.id, retrieved=2)
@@ -134,9 +140,9 @@ def test_the_same_record_twice_is_stored_once(tmp_path: Path) -> None:
         assert store.get(record.id).version == 2
 
 
-def test_two_writers_see_each_others_changes(tmp_path: Path) -> None:
-    path = tmp_path / "m.db"
-    with SQLiteStore(path, capacity=3) as first, SQLiteStore(path) as second:
+def test_two_writers_see_each_others_changes(store_at: Callable[[], str]) -> None:
+    path = store_at()
+    with open_store(path, capacity=3) as first, open_store(path) as second:
         assert second.capacity == 3
         first.add(make(0, gain=0.9))
         assert [r.id for r in second.all()] == [make(0).id]
@@ -151,9 +157,9 @@ def test_two_writers_see_each_others_changes(tmp_path: Path) -> None:
         assert [r.version for r in first.history(make(0).id)] == [1, 2, 3]
 
 
-def test_a_revision_against_a_stale_version_fails_clearly(tmp_path: Path) -> None:
-    path = tmp_path / "m.db"
-    with SQLiteStore(path) as first, SQLiteStore(path) as second:
+def test_a_revision_against_a_stale_version_fails_clearly(store_at: Callable[[], str]) -> None:
+    path = store_at()
+    with open_store(path) as first, open_store(path) as second:
         first.add(make(0))
         seen = second.get(make(0).id)
         first.update_counters(seen.id, retrieved=1)
@@ -164,14 +170,14 @@ def test_a_revision_against_a_stale_version_fails_clearly(tmp_path: Path) -> Non
         assert first.get(seen.id).rationale == "fresh"
 
 
-def test_changing_capacity_while_another_writer_is_open_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "m.db"
-    with SQLiteStore(path, capacity=5):
+def test_changing_capacity_while_another_writer_is_open_is_refused(store_at: Callable[[], str]) -> None:
+    path = store_at()
+    with open_store(path, capacity=5):
         with pytest.raises(StoreError, match="capacity 5"):
-            SQLiteStore(path, capacity=9)
-        SQLiteStore(path, capacity=5).close()
-    SQLiteStore(path, capacity=9).close()
-    with SQLiteStore(path) as store:
+            open_store(path, capacity=9)
+        open_store(path, capacity=5).close()
+    open_store(path, capacity=9).close()
+    with open_store(path) as store:
         assert store.capacity == 9
 
 

@@ -1,14 +1,16 @@
-"""`countermem memory ...`: read, export and freeze a memory store; import into it and merge it.
+"""`countermem memory ...`: read, export, freeze and copy a memory store; import into it and merge it.
 
-`list`, `show`, `stats`, `export` and `freeze` open the store read-only, so they are safe to run
-while a construct run is writing, and work on frozen snapshots as well; `import` and `merge`
-write, each in one store transaction per record or merge, and `memory reverify` (in `_reverify`)
-retires records. `--scope` (and `--read-scope` for scopes shared with it) shows only what a
-reader of that scope may read (`countermem.memory._scope`); without it a command sees every
-scope. Record text is untrusted (model-written), so everything
+A store is a file path (SQLite) or a postgresql:// URL. `list`, `show`, `stats`, `export` and
+`freeze` open the store read-only, so they are safe to run while a construct run is writing, and
+work on frozen snapshots as well; `import` and `merge` write, each in one store transaction per
+record or merge, and `memory reverify` (in `_reverify`) retires records. `--scope` (and
+`--read-scope` for scopes shared with it) shows only what a reader of that scope may read
+(`countermem.memory._scope`); without it a command sees every scope. Record text is untrusted
+(model-written), so everything
 printed from a record goes through `terminal_safe`: an escape sequence in a record shows as text
 and cannot clear the screen or retitle the window. A file is never written over without
-`--force`, and a store is never written over by its own export.
+`--force`, and a store is never written over by its own export. `copy` writes only to a new
+store (an absent file, or an empty Postgres schema).
 """
 
 from __future__ import annotations
@@ -28,15 +30,27 @@ from rich.table import Table
 from rich.text import Text
 
 from countermem.core import CheckResult, ConfigError, StoreError, terminal_safe
-from countermem.memory import Record, ScopeAccess, SQLiteStore, StoreStats, access_of, records_from_jsonl
+from countermem.memory import (
+    AnyStore,
+    Record,
+    ScopeAccess,
+    StoreStats,
+    access_of,
+    copy_store,
+    describe_location,
+    open_store,
+    records_from_jsonl,
+)
 
 memory_app = typer.Typer(
-    help="Inspect, export and freeze a memory store (read only); `reverify` re-checks and retires records.",
+    help="Inspect, export, freeze and copy a memory store (read only); import, merge, and `reverify` to retire records.",
     no_args_is_help=True,
     add_completion=False,
 )
 
-StoreArg = Annotated[Path, typer.Argument(help="Path of the memory store (SQLite file).")]
+StoreArg = Annotated[
+    str, typer.Argument(help="The memory store: an SQLite file path or a postgresql://user@host/db URL.")
+]
 ScopeOpt = Annotated[
     str | None,
     typer.Option("--scope", help="Act as a reader of this scope (team, project, tenant); default: every scope."),
@@ -71,7 +85,7 @@ def _error(error: Exception) -> None:
     typer.echo(f"error: {terminal_safe(str(error))}", err=True)
 
 
-def _report_quarantined(store: SQLiteStore) -> None:
+def _report_quarantined(store: AnyStore) -> None:
     for record_id, reason in store.quarantined.items():
         typer.echo(
             f"warning: record {terminal_safe(record_id)} cannot be read and is set aside (quarantined): "
@@ -81,9 +95,9 @@ def _report_quarantined(store: SQLiteStore) -> None:
 
 
 @contextmanager
-def _opened(path: Path, access: ScopeAccess | None = None, *, write: bool = False) -> Iterator[SQLiteStore]:
+def _opened(location: str, access: ScopeAccess | None = None, *, write: bool = False) -> Iterator[AnyStore]:
     try:
-        store = SQLiteStore(path, access=access) if write else SQLiteStore(path, read_only=True, access=access)
+        store = open_store(location, access=access) if write else open_store(location, read_only=True, access=access)
     except StoreError as error:
         _error(error)
         raise typer.Exit(1) from error
@@ -133,7 +147,7 @@ def list_records(
             total = len(opened)
         _report_quarantined(opened)
     kind = "retired records" if retired else "records"
-    table = Table(title=_text(f"{len(records)} of {total} {kind} in {store}"))
+    table = Table(title=_text(f"{len(records)} of {total} {kind} in {describe_location(store)}"))
     table.add_column("id", no_wrap=True, min_width=18)
     table.add_column("scope", no_wrap=True)
     table.add_column("benchmark", no_wrap=True)
@@ -160,7 +174,7 @@ def list_records(
         console.print(_text(f"{record.id}: {record.retired_reason}"), soft_wrap=True)
 
 
-def _find(store: SQLiteStore, record_id: str) -> tuple[Record, bool]:
+def _find(store: AnyStore, record_id: str) -> tuple[Record, bool]:
     """The record with this id or unique id prefix; the flag says it was found among evictions."""
     if record_id in store:
         return store.get(record_id), False
@@ -328,7 +342,7 @@ def stats(
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
         return
-    table = Table(title=_text(f"memory store {store}"), show_header=False)
+    table = Table(title=_text(f"memory store {describe_location(store)}"), show_header=False)
     table.add_column("", style="bold")
     table.add_column("")
     mean = "n/a" if result.mean_gain is None else f"{result.mean_gain:.4f}"
@@ -470,3 +484,22 @@ def merge(
         )
     removed = sum(len(g.merged) for g in groups)
     typer.echo(f"{verb} {removed} records into {len(groups)} ({'dry run: nothing changed' if dry_run else 'one transaction'})")
+
+
+@memory_app.command("copy")
+def copy(
+    source: StoreArg,
+    target: Annotated[
+        str, typer.Argument(help="The new store: an absent file path, or a postgresql:// URL of an empty schema.")
+    ],
+) -> None:
+    """Copy a whole store (records, earlier versions, evictions, settings) into a new one, e.g. SQLite -> Postgres."""
+    try:
+        count = copy_store(source, target)
+    except StoreError as error:
+        _error(error)
+        raise typer.Exit(1) from error
+    typer.echo(
+        f"copied {count} records with their history and evictions from {terminal_safe(describe_location(source))} "
+        f"to {terminal_safe(describe_location(target))}"
+    )

@@ -42,7 +42,7 @@ DataDir = Annotated[Path | None, typer.Option(help="data root holding <benchmark
 Unsafe = Annotated[
     bool, typer.Option("--unsafe-no-sandbox", help="run model-written code without bubblewrap (logged)")
 ]
-Store = Annotated[Path, typer.Option(help="memory store file (SQLite)")]
+Store = Annotated[str, typer.Option(help="memory store: an SQLite file, or postgresql://user@host/db for a shared server store")]
 Capacity = Annotated[int, typer.Option(help="records the store keeps")]
 Retention = Annotated[str, typer.Option(help="utility | similarity | recency | random")]
 Embedder = Annotated[str, typer.Option(help="minilm | onnx (MiniLM on onnxruntime, no torch) | onnx-int8 (faster, less exact) | lexical")]

@@ -25,7 +25,7 @@ from countermem.experiment._stages import (
     train_selector,
 )
 from countermem.llm import DEFAULT_REQUEST_TIMEOUT_S, LLM
-from countermem.memory import DEFAULT_SCOPE, GeneratorSettings
+from countermem.memory import DEFAULT_SCOPE, GeneratorSettings, is_postgres_url
 
 _PREPARE_KEYS = set(inspect.signature(prepare).parameters)
 
@@ -265,7 +265,7 @@ _CHECKPOINT_MAGIC = b"PK\x03\x04"
 """A selector checkpoint is a torch archive (a zip file); any other file at --checkpoint is not one."""
 
 
-def _refuse_writing_over(checkpoint: Path, store: Path) -> None:
+def _refuse_writing_over(checkpoint: Path, store: Path | str) -> None:
     """Training ends by writing the checkpoint; it may replace an older checkpoint, never anything else.
 
     Checked before any task runs, so a typo (`--checkpoint memory.sqlite`) costs one line, not a store.
@@ -274,7 +274,7 @@ def _refuse_writing_over(checkpoint: Path, store: Path) -> None:
         raise ConfigError(f"--checkpoint {checkpoint} is a folder; give the path of a checkpoint file")
     if not checkpoint.exists():
         return
-    if store.exists() and checkpoint.samefile(store):
+    if not is_postgres_url(store) and Path(store).exists() and checkpoint.samefile(store):
         raise ConfigError(f"--checkpoint {checkpoint} is the memory store itself; give another path")
     with open(checkpoint, "rb") as handle:
         head = handle.read(len(_CHECKPOINT_MAGIC))

@@ -45,6 +45,7 @@ from countermem.memory import (
     AdmissionReport,
     Admitter,
     AdvisorOptions,
+    AnyStore,
     ConditionContext,
     CounterfactualLearner,
     CounterfactualMemory,
@@ -53,6 +54,7 @@ from countermem.memory import (
     LearnWhileAdvising,
     LessonSettings,
     LessonWriter,
+    PostgresStore,
     Proposal,
     Record,
     Rendering,
@@ -60,10 +62,14 @@ from countermem.memory import (
     Retriever,
     ScopeAccess,
     SQLiteStore,
+    StoreLocationField,
     build_provenance,
+    describe_location,
     has_verified_lesson,
     is_form_repair,
     make_embedder,
+    open_store,
+    store_sha256,
     validate_scope,
 )
 from countermem.selector import (
@@ -85,7 +91,8 @@ class MemorySettings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    store: Path
+    store: StoreLocationField
+    """A store file, or a postgresql:// URL of a store on a server (`countermem.memory._pgstore`)."""
     capacity: int = 200
     retention: str = "utility"
     embedder: Literal["minilm", "onnx", "onnx-int8", "lexical"] = "minilm"
@@ -312,8 +319,8 @@ def construct_memory(
             store.close()
     stats = learner.stats
     report = StageReport(
-        stage="construct", benchmark=benchmark.name, n_tasks=len(tasks), store=str(settings.store),
-        store_sha256=file_sha256(settings.store), records_before=before, records_after=after,
+        stage="construct", benchmark=benchmark.name, n_tasks=len(tasks), store=describe_location(settings.store),
+        store_sha256=store_sha256(settings.store), records_before=before, records_after=after,
         construction_failures_seen=stats.failures_seen, construction_alternatives=stats.alternatives,
         construction_admitted=stats.admitted, construction_world_model_calls=stats.world_model_calls,
         construction_malformed_failures=stats.malformed_seen,
@@ -329,13 +336,20 @@ def construct_memory(
     return StageResult(metrics=metrics, report=report)
 
 
-def _made_in_run(store: Path, run_dir: RunDir) -> bool:
+def _made_in_run(store: Path | str, run_dir: RunDir) -> bool:
     """A new store inside the run folder is created after the manifest, so that the folder is a run
     (not someone else's files) when the store appears; any other store is opened first."""
+    if isinstance(store, str):  # a server store
+        return False
     return not store.exists() and store.resolve().is_relative_to(run_dir.path.resolve())
 
 
-def _construct_store(settings: MemorySettings) -> SQLiteStore:
+def _construct_store(settings: MemorySettings) -> AnyStore:
+    if isinstance(settings.store, str):
+        return PostgresStore(
+            settings.store, capacity=settings.capacity, retention=settings.retention, seed=settings.seed,
+            retire_by_use=RetireByUse(settings.retire_harm_rate, settings.retire_min_uses), access=settings.access,
+        )
     if settings.store.is_dir():
         raise ConfigError(f"--store {settings.store} is a folder; give the path of a memory store file")
     settings.store.parent.mkdir(parents=True, exist_ok=True)
@@ -347,7 +361,7 @@ def _construct_store(settings: MemorySettings) -> SQLiteStore:
 
 
 def _learn_while_advising(
-    learner: CounterfactualLearner, store: SQLiteStore, settings: MemorySettings, benchmark: Benchmark
+    learner: CounterfactualLearner, store: AnyStore, settings: MemorySettings, benchmark: Benchmark
 ) -> LearnWhileAdvising:
     excluded: list[LearnWhileAdvising] = []
 
@@ -370,7 +384,7 @@ def _learn_while_advising(
     return hook
 
 
-def _offerable_pool(store: SQLiteStore) -> Callable[[], list[Record]]:
+def _offerable_pool(store: AnyStore) -> Callable[[], list[Record]]:
     """The records lesson rendering may offer: those with a verified lesson, and form repairs."""
     records = [r for r in store.all() if has_verified_lesson(r) or is_form_repair(r)]
     return lambda: records
@@ -462,9 +476,9 @@ def _advised_stage(
     selector: Selector | None = None,
     epochs: int = 1,
 ) -> StageResult:
-    if not settings.store.is_file():
+    if isinstance(settings.store, Path) and not settings.store.is_file():
         raise ConfigError(f"store {settings.store} does not exist; build one with `countermem construct`")
-    store_hash = file_sha256(settings.store)
+    store_hash = store_sha256(settings.store)
     if expected_store_sha256 is not None and store_hash != expected_store_sha256:
         raise ArtifactMismatchError(
             f"store {settings.store} has sha256 {store_hash}, the manifest says {expected_store_sha256}"
@@ -478,7 +492,7 @@ def _advised_stage(
                 f"selector checkpoint {settings.checkpoint} has sha256 {checkpoint_now}, the manifest says "
                 f"{expected_checkpoint_sha256}; retrain it or restore the file the manifest names"
             )
-    store = SQLiteStore(settings.store, read_only=True, access=settings.access)
+    store = open_store(settings.store, read_only=True, access=settings.access)
     try:
         training = stage == "train"
         chosen = selector or make_selector(settings, training=training)
@@ -532,7 +546,7 @@ def _advised_stage(
     elif settings.checkpoint is not None and settings.selector == "dqn":
         checkpoint, checkpoint_hash = str(settings.checkpoint), file_sha256(settings.checkpoint)
     report = StageReport(
-        stage=stage, benchmark=benchmark.name, n_tasks=len(tasks), store=str(settings.store),
+        stage=stage, benchmark=benchmark.name, n_tasks=len(tasks), store=describe_location(settings.store),
         store_sha256=store_hash, records_before=records, records_after=records, checkpoint=checkpoint,
         checkpoint_sha256=checkpoint_hash, selector=chosen.name,
         selector_updates=len(advisor.stats.losses),

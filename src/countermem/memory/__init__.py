@@ -100,6 +100,17 @@ from countermem.memory._lesson import (
     source_names,
 )
 from countermem.memory._onnx_embedding import ONNX_MODEL, OnnxMiniLMEmbedder, onnx_model_path
+from countermem.memory._open import (
+    AnyStore,
+    StoreLocation,
+    StoreLocationField,
+    copy_store,
+    describe_location,
+    open_store,
+    store_sha256,
+)
+from countermem.memory._pg_retrieval import ServerRetriever, make_retriever
+from countermem.memory._pgstore import PostgresStore, is_postgres_url
 from countermem.memory._provenance import build_provenance, model_weights
 from countermem.memory._record import (
     SITUATION_LIMIT,
@@ -191,9 +202,9 @@ from countermem.memory._store import (
     Store,
     StoreStats,
     file_sha256,
-    open_store,
     records_from_jsonl,
 )
+from countermem.memory._store_rows import StoreRows
 
 __all__ = [
     "DEFAULT_CAPACITY",
@@ -221,6 +232,7 @@ __all__ = [
     "Alternative",
     "AlternativeVerdict",
     "And",
+    "AnyStore",
     "ApplicabilityCondition",
     "Atom",
     "BuilderLimits",
@@ -258,6 +270,7 @@ __all__ = [
     "OnnxMiniLMEmbedder",
     "Or",
     "PlannedEviction",
+    "PostgresStore",
     "PromptLimits",
     "Proposal",
     "ProposalAdmitter",
@@ -298,9 +311,13 @@ __all__ = [
     "ScopeAccess",
     "ScopedRedundancyIndex",
     "SecretRedactor",
+    "ServerRetriever",
     "SimilarityRetention",
     "Stage",
     "Store",
+    "StoreLocation",
+    "StoreLocationField",
+    "StoreRows",
     "StoreStats",
     "TaskWorlds",
     "Truthy",
@@ -316,13 +333,16 @@ __all__ = [
     "candidate_features",
     "choose_condition",
     "copied_example",
+    "copy_store",
     "decision_text",
     "derive_conditions",
     "derive_for_proposal",
+    "describe_location",
     "file_sha256",
     "form_repair_alternative",
     "has_verified_lesson",
     "is_form_repair",
+    "is_postgres_url",
     "is_sampled_prompt",
     "jaccard",
     "judge_condition",
@@ -334,6 +354,7 @@ __all__ = [
     "lesson_prompt_situation",
     "make_embedder",
     "make_retention",
+    "make_retriever",
     "model_weights",
     "normalise_action",
     "normalize_rows",
@@ -363,6 +384,7 @@ __all__ = [
     "scope_pool",
     "scrub_names",
     "source_names",
+    "store_sha256",
     "stored_record",
     "truncate_situation",
     "utc_now",

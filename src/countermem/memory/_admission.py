@@ -44,6 +44,7 @@ from countermem.domains import State, WorldModel, check_action
 from countermem.memory._condition_builder import ConditionContext, derive_for_proposal
 from countermem.memory._conditions import ConditionError
 from countermem.memory._generator import Alternative, GenerationRequest, Generator, Proposal, RepairMode
+from countermem.memory._pgstore import PostgresStore
 from countermem.memory._provenance import build_provenance, for_task
 from countermem.memory._record import (
     TASK_BRIEF_LIMIT,
@@ -236,7 +237,7 @@ class Admitter:
             already = _stored(self.store, record.id)
             if not already:
                 try:
-                    if self.merge and isinstance(self.store, SQLiteStore):
+                    if self.merge and isinstance(self.store, SQLiteStore | PostgresStore):
                         outcome = self.store.add_or_merge(record)
                         events, merged_into = outcome.evictions, outcome.merged_into
                     else:

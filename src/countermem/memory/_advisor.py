@@ -37,6 +37,7 @@ from countermem.core import (
 )
 from countermem.memory._form_repair import applied_form_repair, is_form_repair
 from countermem.memory._lesson import has_verified_lesson
+from countermem.memory._pgstore import PostgresStore
 from countermem.memory._record import Record
 from countermem.memory._retrieval import RetrievalQuery, RetrievalResult, Retriever
 from countermem.memory._store import SQLiteStore
@@ -234,7 +235,7 @@ class CounterfactualMemory:
         selector: Selector,
         *,
         action_language: str,
-        store: SQLiteStore | None = None,
+        store: SQLiteStore | PostgresStore | None = None,
         options: AdvisorOptions | None = None,
         reward_weights: RewardWeights | None = None,
         token_counter: Callable[[str], int] | None = None,

@@ -8,8 +8,10 @@ package is there for studies; this is the drop-in path.
 Threads: one opened memory may be shared by any number of threads, advising and learning at
 once (the memory and its store each hold a lock; a model call in `learn` runs outside them). A
 second `open_memory` of the same store and scopes in the same process shares the first one's
-writable store object (one connection, one copy of the records); other processes may open and write the same
-store at once (see `countermem.memory._store`).
+writable store object (one connection, one copy of the records); other processes may open and write
+the same store at once (see `countermem.memory._store`). A `postgresql://` URL opens the store on a
+server (`countermem.memory._pgstore`), where processes on many machines share it, and retrieval
+ranks on the server (`ServerRetriever`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ from countermem.memory._advisor import AdvisorOptions, CounterfactualMemory, req
 from countermem.memory._condition_builder import ConditionContext, FactsOf
 from countermem.memory._embedding import make_embedder
 from countermem.memory._generator import Generator, GeneratorSettings
+from countermem.memory._open import AnyStore
+from countermem.memory._pg_retrieval import make_retriever
+from countermem.memory._pgstore import PostgresStore, display_url, is_postgres_url
 from countermem.memory._provenance import build_provenance
 from countermem.memory._retrieval import Retriever
 from countermem.memory._scope import DEFAULT_SCOPE, ScopeAccess
@@ -37,7 +42,7 @@ from countermem.selector import Selector, TopOne
 DEFAULT_CHECK_TIMEOUT_S = 300.0
 """How long `learn` waits for one `world_model.check` before it gives up on the world model."""
 
-_writable_stores: weakref.WeakValueDictionary[str, SQLiteStore] = weakref.WeakValueDictionary()
+_writable_stores: weakref.WeakValueDictionary[str, AnyStore] = weakref.WeakValueDictionary()
 _writable_stores_lock = threading.Lock()
 
 
@@ -67,10 +72,20 @@ def open_memory(
     that scope, and it is offered only records of `scope` and of the `read_scopes` shared with it
     (`countermem.memory._scope`). A bad scope name is a `ConfigError`, before any file is touched.
     """
-    path = _store_path(store)
     access = ScopeAccess.of(scope, read_scopes)
     if not isinstance(action_language, str) or not action_language.strip():
         raise ConfigError(f"open_memory needs action_language (e.g. 'sql', 'python'), got {action_language!r}")
+    if is_postgres_url(store):
+        url = str(store)
+        server = PostgresStore(url, read_only=True, access=access) if read_only else _writable(url, capacity, access)
+        return CounterfactualMemory(
+            make_retriever(server, make_embedder(embedder), k=k, access=access),
+            selector or TopOne(),
+            action_language=action_language,
+            store=server,
+            options=AdvisorOptions(write_counters=not read_only),
+        )
+    path = _store_path(store)
     made = [] if read_only else _missing_folders(path.parent)
     try:
         if not read_only:
@@ -116,18 +131,24 @@ def _missing_folders(folder: Path) -> list[Path]:
     return missing
 
 
-def _writable(path: Path, capacity: int, access: ScopeAccess) -> SQLiteStore:
-    key = f"{path.resolve()}\x00{access.own}\x00{','.join(sorted(access.shared))}"
+def _writable(path: Path | str, capacity: int, access: ScopeAccess) -> AnyStore:
+    where = path if isinstance(path, str) else str(path.resolve())
+    key = f"{where}\x00{access.own}\x00{','.join(sorted(access.shared))}"
     with _writable_stores_lock:
         shared = _writable_stores.get(key)
         if shared is not None and not shared.closed:
             if shared.capacity != capacity:
+                shown = display_url(path) if isinstance(path, str) else path
                 raise StoreError(
-                    f"{path} is already open in this process with capacity {shared.capacity}; open it "
+                    f"{shown} is already open in this process with capacity {shared.capacity}; open it "
                     f"with the same capacity, not {capacity}"
                 )
             return shared
-        opened = SQLiteStore(path, capacity=capacity, access=access)
+        opened: AnyStore = (
+            PostgresStore(path, capacity=capacity, access=access)
+            if isinstance(path, str)
+            else SQLiteStore(path, capacity=capacity, access=access)
+        )
         _writable_stores[key] = opened
         return opened
 

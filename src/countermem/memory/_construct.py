@@ -41,6 +41,7 @@ from countermem.memory._condition_builder import ConditionContext
 from countermem.memory._form_repair import is_form_repair
 from countermem.memory._generator import Generator, Proposal, RepairMode
 from countermem.memory._lesson import LessonWriter
+from countermem.memory._pgstore import PostgresStore
 from countermem.memory._redact import redact_lesson
 from countermem.memory._store import SQLiteStore
 
@@ -88,7 +89,7 @@ class CounterfactualLearner:
         mode: RepairMode = "edit",
         conditions: ConditionContext | None = None,
         lessons: LessonWriter | None = None,
-        lesson_store: SQLiteStore | None = None,
+        lesson_store: SQLiteStore | PostgresStore | None = None,
     ) -> None:
         if (lessons is None) != (lesson_store is None):
             raise ConfigError("a LessonWriter needs the store its lessons are written to (lesson_store), and only then")

@@ -99,6 +99,14 @@ from countermem.memory._retention import (
 )
 from countermem.memory._retire_by_use import RetireByUse
 from countermem.memory._scope import DEFAULT_SCOPE, ScopeAccess
+from countermem.memory._store_rows import (
+    NOT_COPIED_META,
+    EvictionRow,
+    HistoryRow,
+    RecordRow,
+    StoreRows,
+    body_fields,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -904,6 +912,13 @@ class SQLiteStore:
             if self._index is not None:
                 self._index.add(new)
 
+    def _refuse_scoped_copy(self) -> None:
+        if self.access is not None:
+            raise StoreError(
+                f"a copy holds every scope of {self.path}, and this store was opened for "
+                f"{self.access.describe()}; copy it opened without a scope"
+            )
+
     def _refuse_foreign_scope(self, record: Record) -> None:
         if self.access is not None and record.scope != self.access.own:
             raise StoreError(
@@ -1179,6 +1194,77 @@ class SQLiteStore:
         ):
             self._index.add(new)
         return new
+
+    # --- copies between backends ---------------------------------------------------------------
+
+    @_locked
+    def dump_rows(self) -> StoreRows:
+        """Everything stored, bodies as stored (a quarantined one too), for `countermem memory copy`."""
+        self._refuse_scoped_copy()
+        self._sync()
+        conn = self._conn
+        meta = {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta")}
+        return StoreRows(
+            meta={k: v for k, v in meta.items() if k not in NOT_COPIED_META},
+            records=tuple(
+                RecordRow(id=str(i), body=str(b)) for i, b in conn.execute("SELECT id, body FROM records ORDER BY seq")
+            ),
+            history=tuple(
+                HistoryRow(id=str(i), version=int(v), replaced_at=str(t), body=str(b))
+                for i, v, t, b in conn.execute(
+                    "SELECT id, version, replaced_at, body FROM record_history ORDER BY seq"
+                )
+            ),
+            evictions=tuple(
+                EvictionRow(record_id=str(i), rule=str(r), reason=str(why), scores=str(s), at=str(t), body=str(b))
+                for i, r, why, s, t, b in conn.execute(
+                    "SELECT record_id, rule, reason, scores, at, body FROM evictions ORDER BY seq"
+                )
+            ),
+        )
+
+    @_locked
+    def load_rows(self, rows: StoreRows) -> None:
+        """Fill this empty store with `rows` (settings included); refused when it holds anything."""
+        self._require_writable()
+        self._refuse_scoped_copy()
+        with self._transaction():
+            held = self._conn.execute(
+                "SELECT (SELECT COUNT(*) FROM records) + (SELECT COUNT(*) FROM record_history) "
+                "+ (SELECT COUNT(*) FROM evictions)"
+            ).fetchone()[0]
+            if held:
+                raise StoreError(f"{self.path} is not empty; copy into a new store file")
+            self._conn.executemany(
+                "INSERT INTO records (id, domain, benchmark, created_at, version, utility_gain, body) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (row.id, f["domain"], f["benchmark"], f["created_at"], f["version"], f["utility_gain"], row.body)
+                    for row in rows.records
+                    for f in (body_fields(row.body),)
+                ],
+            )
+            self._conn.executemany(
+                "INSERT INTO record_history (id, version, replaced_at, body) VALUES (?, ?, ?, ?)",
+                [(h.id, h.version, h.replaced_at, h.body) for h in rows.history],
+            )
+            self._conn.executemany(
+                "INSERT INTO evictions (record_id, rule, reason, scores, at, body) VALUES (?, ?, ?, ?, ?, ?)",
+                [(e.record_id, e.rule, e.reason, e.scores, e.at, e.body) for e in rows.evictions],
+            )
+            for key, value in rows.meta.items():
+                if key not in NOT_COPIED_META:
+                    _write_meta(self._conn, key, value)
+        self._quarantined = {}
+        self._versions = {}
+        self._index = None
+        self._capacity = int(_read_meta(self._conn, "capacity") or self._capacity)
+        self._rule = self._resolve_rule(None)
+        self._seed = int(_read_meta(self._conn, "seed") or self._seed)
+        self._quarantined_scope = {}
+        self._load()
+        self._eviction_count = len(rows.evictions)
+        self._data_version = self._read_data_version()
 
 
 def _try_flock(handle: IO[bytes], kind: int) -> bool:
