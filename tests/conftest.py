@@ -11,7 +11,7 @@ import pytest
 
 from countermem.core import Action, CheckResult, Cost, Facts, Task
 from countermem.domains import Availability, Benchmark, State
-from postgres_fixtures import pg_url, pg_url_each, postgres_server, store_at  # noqa: F401 - fixtures
+from postgres_fixtures import pg_url, pg_url_each, postgres_server, store_at, store_named  # noqa: F401 - fixtures
 from required_tools import require_coqc, require_sandbox, require_sandboxed_coqc
 
 

@@ -65,6 +65,19 @@ def pg_url_each(request: pytest.FixtureRequest, postgres_server: _Server) -> Sto
     return lambda: _fresh_schema(base)
 
 
+@pytest.fixture
+def store_named(store_at: StoreAt) -> Callable[[str], str]:
+    """A store location per name, on each backend (`store_at`): the same name gives the same store."""
+    made: dict[str, str] = {}
+
+    def named(name: str) -> str:
+        if name not in made:
+            made[name] = store_at()
+        return made[name]
+
+    return named
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def store_at(request: pytest.FixtureRequest, tmp_path: Path) -> StoreAt:
     """A function giving a new store location, on SQLite (a file) or Postgres (a schema)."""

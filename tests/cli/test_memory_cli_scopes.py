@@ -70,7 +70,7 @@ def test_list_show_stats_and_export_of_scope_b_show_nothing_of_scope_a(store_pat
     shared = runner.invoke(memory_app, ["list", str(store_path), *scoped, "--read-scope", "team-a"])
     assert shared.exit_code == 0 and "3 of 3 records" in shared.output
     owner = runner.invoke(memory_app, ["stats", str(store_path)])
-    assert "team-a: 2, team-b: 1" in owner.output
+    assert "team-a: 2 / 200, team-b: 1 / 200" in owner.output  # each scope against the per-scope capacity
 
 
 def test_bad_scope_names_and_a_read_scope_alone_are_refused(store_path: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -26,14 +27,15 @@ from typer.testing import CliRunner
 
 import countermem
 from countermem.cli import app
-from countermem.core import ArtifactMismatchError, ClusterUnavailableError
+from countermem.core import ArtifactMismatchError, ClusterUnavailableError, LLMRequestRejectedError
 from countermem.domains import load_benchmark
 from countermem.experiment._study import run_study
 from countermem.experiment._study_bundle import collect_inputs, commit_result, run_job_in_temp
-from countermem.experiment._study_config import load_study_config
+from countermem.experiment._study_config import load_study_config, parse_study_config
 from countermem.experiment._study_jobs import execute_job, read_record
 from countermem.experiment._study_plan import plan_study
 from countermem.experiment._study_ray import RaySettings, check_address, connect, import_ray
+from fake_chat_server import completion, serving
 from required_tools import require_ray
 
 SRC = str(Path(countermem.__file__).resolve().parents[1])
@@ -66,6 +68,10 @@ def ray_env() -> Iterator[None]:
             os.environ[key] = value
 
 
+_HEADS: dict[str, int] = {}
+"""Address -> the session id of the head that serves it (every process the cluster starts is in it)."""
+
+
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
     """A two-CPU Ray head on 127.0.0.1; yields its address."""
@@ -87,9 +93,11 @@ def cluster() -> Iterator[str]:
             except OSError:
                 assert head.poll() is None, "ray start --head exited"
                 time.sleep(0.5)
+        _HEADS[f"127.0.0.1:{port}"] = head.pid
         yield f"127.0.0.1:{port}"
     finally:
         _stop(head)
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 def _stop(head: subprocess.Popen[bytes]) -> None:
@@ -121,7 +129,8 @@ def with_workers(study_file: Path) -> Path:
 
 def test_ray_gives_the_results_of_workers(cluster: str, study_file: Path, with_workers: Path) -> None:
     root = study_file.parent / "ray"
-    outcome = run_study(load_study_config(study_file), root, executor="ray", address=cluster, write_report=False)
+    config = load_study_config(study_file).model_copy(update={"executor": "ray", "ray_address": cluster})
+    outcome = run_study(config, root, write_report=False)  # the study file's `executor` and `ray_address`
     assert outcome.ok, outcome.failed
     assert len(outcome.finished) == len(outcome.plan.jobs) > 10
     expected, got = _results(with_workers), _results(root)
@@ -133,11 +142,65 @@ def test_ray_gives_the_results_of_workers(cluster: str, study_file: Path, with_w
     manifest = json.loads((root / "manifest.json").read_text())
     assert manifest["execution"] == {"executor": "ray", "address": cluster, "job_threads": 1}
     assert "executor" not in manifest["config"], "how a study runs is not part of its identity"
+    assert manifest["config_sha256"] == json.loads((with_workers / "manifest.json").read_text())["config_sha256"]
     for job in outcome.plan.jobs:
         record = read_record(root, job.id)
         assert record is not None and record.outputs
     again = run_study(load_study_config(study_file), root, workers=2, write_report=False)
     assert again.ok and not again.finished and len(again.reused) == len(outcome.plan.jobs)
+
+
+def _running_jobs(session: int) -> list[int]:
+    """Processes of the cluster's session running a construct job now (Ray titles a worker with its
+    task's name, which is the job's id)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            title = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if title.startswith("ray::construct/") and int(stat.rsplit(")", 1)[1].split()[3]) == session:
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.slow
+def test_a_job_whose_worker_dies_is_rerun_by_ray(cluster: str, study_file: Path, with_workers: Path) -> None:
+    """SIGKILL to the worker process running a job (as when a node's OOM killer strikes): Ray runs the
+    job again (max_retries) and the study ends with the results of one where nothing died."""
+    import threading
+
+    killed: list[int] = []
+    finished = threading.Event()
+
+    def kill_one() -> None:
+        while not finished.is_set() and not killed:
+            for pid in _running_jobs(_HEADS[cluster]):
+                time.sleep(0.5)  # into the job, not its first instruction
+                if pid in _running_jobs(_HEADS[cluster]):  # still in that job
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+                        killed.append(pid)
+                break
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_one, daemon=True)
+    killer.start()
+    root = study_file.parent / "died"
+    try:
+        outcome = run_study(load_study_config(study_file), root, executor="ray", address=cluster, write_report=False)
+    finally:
+        finished.set()
+        killer.join()
+    assert killed, "no job was seen running"
+    assert outcome.ok, outcome.failed
+    expected, got = _results(with_workers), _results(root)
+    assert expected.keys() == got.keys()
+    for key in expected:
+        assert got[key] == expected[key], key
 
 
 _PAUSE_AFTER_FIRST_JOB = """
@@ -164,6 +227,7 @@ runpy.run_module("countermem", run_name="__main__")
 """Runs the study command and, once the first job's record is written, waits there to be killed."""
 
 
+@pytest.mark.slow
 def test_a_killed_ray_study_resumes_to_the_results_of_an_uninterrupted_one(
     cluster: str, study_file: Path, with_workers: Path
 ) -> None:
@@ -193,6 +257,33 @@ def test_a_killed_ray_study_resumes_to_the_results_of_an_uninterrupted_one(
     assert expected.keys() == got.keys()
     for key in expected:
         assert got[key] == expected[key], key
+
+
+def test_a_backbone_fault_on_a_worker_stops_the_study(cluster: str, tmp_path: Path) -> None:
+    """As on one machine: the fault names its job, no job is marked done, and the replies the job
+    got before the fault reach the study's cache (so that its rerun replays them)."""
+    import sqlite3
+
+    answered: list[int] = []
+
+    def answer_then_refuse(body: dict[str, object]) -> tuple[int, str, bytes]:
+        if not answered:
+            answered.append(1)
+            return completion("Action: submit\n```sql\nSELECT 1\n```")
+        return 401, "application/json", b'{"error": {"message": "invalid api key"}}'
+
+    with serving(answer_then_refuse) as server:
+        config = parse_study_config({
+            "name": "fault", "benchmarks": ["sql-shop"], "methods": ["none"], "seeds": [1],
+            "backbones": {"b": {"kind": "openai", "model": "m", "base_url": server.url}},
+            "split": {"construct": 2, "train": 1, "heldout": 2}, "memory": {"embedder": "lexical"},
+        })
+        with pytest.raises(LLMRequestRejectedError, match=r"^job evaluate/b/.*401"):
+            run_study(config, tmp_path, executor="ray", address=cluster, write_report=False)
+    assert server.requests == 2, "one reply, then the refusal that stopped the study"
+    assert not list((tmp_path / "jobs").glob("*.json")), "the faulted job is not marked done"
+    with sqlite3.connect(tmp_path / "cache" / "b.sqlite") as cache:
+        assert cache.execute("SELECT COUNT(*) FROM completions").fetchone()[0] == 1
 
 
 def test_a_job_run_away_from_the_study_folder_commits_what_execute_job_writes(tmp_path: Path) -> None:
@@ -236,6 +327,11 @@ def test_a_malformed_or_dead_address_is_a_named_error(tmp_path: Path) -> None:
     with pytest.raises(ClusterUnavailableError, match=r"no Ray cluster answers at 127\.0\.0\.1:\d+.*ray start --head"):
         connect(RaySettings(address=f"127.0.0.1:{_free_port()}"))
     assert time.monotonic() - started < 30, "a dead address must fail fast"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RAY_ADDRESS", f"127.0.0.1:{_free_port()}")  # what `auto` reads first: a cluster gone
+        with pytest.raises(ClusterUnavailableError, match="no Ray cluster answers at"):
+            connect(RaySettings(address="auto"))
+    assert time.monotonic() - started < 60, "a dead address must fail fast"
     toml = tmp_path / "study.toml"
     toml.write_text(STUDY)
     result = CliRunner().invoke(app, ["study", str(toml), "--executor", "ray", "--address", "127.0.0.1:1", "--out",

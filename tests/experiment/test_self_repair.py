@@ -51,5 +51,7 @@ def test_a_run_folder_is_read_from_its_transcripts(tmp_path: Path) -> None:
             for event in events:
                 write(event)
     assert [(r.task_id, r.repair) for r in run_repairs(tmp_path)] == [("t1", "self_repaired"), ("t2", "first_try")]
+    (tmp_path / "results.jsonl").write_text('{"task_id": "t2", "solved": true}\n')  # t1 still in flight
+    assert [r.task_id for r in run_repairs(tmp_path)] == ["t2"]
     with pytest.raises(FileNotFoundError, match="no transcripts"):
         run_repairs(tmp_path / "transcripts")

@@ -322,6 +322,38 @@ def test_retired_records_are_kept_but_never_offered_or_counted(pg_url: StoreAt) 
         assert store.stats().retired == 2
 
 
+def test_copy_carries_scopes_retirement_and_merges_both_ways(pg_url: StoreAt, tmp_path: Path) -> None:
+    source = tmp_path / "lifecycle.db"
+    with SQLiteStore(source) as store:
+        store.add(_scoped(0, "team-a"))
+        outcome = store.add_or_merge(_scoped(3, "team-a"))  # the same edit and condition: one record
+        store.add(_scoped(1, "team-b"))
+        store.add(_scoped(2, "team-b"))
+        store.retire(_scoped(2, "team-b").id, "checked again: no longer gains")
+        live, retired, evictions = store.all(), store.retired(), store.evictions()
+        stored = len(store.dump_rows().records)
+    assert (outcome.merged_into or outcome.merged) and [e.rule for e in evictions] == ["merge"]
+    assert [len(r.merged_from) for r in live if r.scope == "team-a"] == [1]
+    assert [r.scope for r in retired] == ["team-b"] and stored == 3
+    url = pg_url()
+    assert copy_store(source, url) == stored
+    with open_store(url, read_only=True) as middle:
+        assert middle.all() == live and middle.retired() == retired and middle.evictions() == evictions
+        assert middle.stats().by_scope == {"team-a": 1, "team-b": 1} and middle.stats().retired == 1
+    with open_store(url, read_only=True, access=ScopeAccess.of("team-b")) as b_view:
+        assert b_view.all() == [r for r in live if r.scope == "team-b"] and b_view.retired() == retired
+        assert b_view.evictions() == []
+    back = tmp_path / "back.db"
+    assert copy_store(url, back) == stored
+    with SQLiteStore(back, read_only=True) as copy:
+        assert copy.all() == live and copy.retired() == retired and copy.evictions() == evictions
+        assert [r.merged_from for r in copy.all()] == [r.merged_from for r in live]
+    with open_store(url, capacity=1) as writer:  # the retired copy still holds no slot in team-b
+        events = writer.add(_scoped(5, "team-a"))
+        assert len(events) == 1 and writer.evicted_record(events[0].record_id).scope == "team-a"
+        assert writer.stats().by_scope == {"team-a": 1, "team-b": 1}
+
+
 def test_without_server_binaries_the_local_server_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.util
     import shutil

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from countermem.domains import State, load_benchmark
 from countermem.memory import (
     Admitter,
     Alternative,
+    AnyStore,
     LexicalEmbedder,
     Proposal,
     Record,
@@ -26,6 +28,7 @@ from countermem.memory import (
     ReverifyUnavailable,
     SQLiteStore,
     open_memory,
+    open_store,
     progress_path,
     reverify,
 )
@@ -94,6 +97,17 @@ class FakeWorlds:
 
 def _store(tmp_path: Path, records: list[Record], **options: object) -> SQLiteStore:
     store = SQLiteStore(tmp_path / "m.db", **options)  # type: ignore[arg-type]
+    for record in records:
+        store.add(record)
+    return store
+
+
+Named = Callable[[str], str]
+"""`store_named`: a store location per name, on SQLite and on Postgres (tests/postgres_fixtures.py)."""
+
+
+def _store_at(location: str, records: list[Record], **options: object) -> AnyStore:
+    store = open_store(location, **options)
     for record in records:
         store.add(record)
     return store
@@ -279,9 +293,9 @@ def _decision(benchmark: str = "fake") -> Decision:
     return Decision(task=task, situation="count the customers of shop 0", facts=Facts())
 
 
-def test_a_retired_record_is_never_offered_through_advise(tmp_path: Path) -> None:
-    path = tmp_path / "adv.db"
-    with SQLiteStore(path) as store:
+def test_a_retired_record_is_never_offered_through_advise(store_named: Named) -> None:
+    path = store_named("adv")
+    with open_store(path) as store:
         kept, gone = make(0), make(1)
         store.add(kept)
         store.add(gone)
@@ -310,9 +324,9 @@ def test_a_retriever_given_a_list_skips_retired_records() -> None:
     assert [c.record.id for c in retriever.retrieve(_query()).candidates] == [live.id]
 
 
-def test_another_writer_sees_the_retirement(tmp_path: Path) -> None:
-    path = tmp_path / "shared.db"
-    with SQLiteStore(path) as one, SQLiteStore(path) as two:
+def test_another_writer_sees_the_retirement(store_named: Named) -> None:
+    path = store_named("shared")
+    with open_store(path) as one, open_store(path) as two:
         record = make(0)
         one.add(record)
         assert [r.id for r in two.all()] == [record.id]
@@ -322,8 +336,10 @@ def test_another_writer_sees_the_retirement(tmp_path: Path) -> None:
             two.retire(record.id, "again")
 
 
-def test_retired_records_do_not_count_against_capacity_and_are_not_admitted_again(tmp_path: Path) -> None:
-    with SQLiteStore(tmp_path / "cap.db", capacity=2) as store:
+def test_retired_records_do_not_count_against_capacity_and_are_not_admitted_again(
+    tmp_path: Path, store_named: Named
+) -> None:
+    with open_store(store_named("cap"), capacity=2) as store:
         a, b, c = make(0), make(1), make(2)
         store.add(a)
         store.add(b)
@@ -354,15 +370,18 @@ def test_a_store_written_before_retirement_opens_with_every_record_live(tmp_path
 # --- retirement by use -------------------------------------------------------------------------
 
 
-def test_retire_by_use_triggers_above_the_rate_after_the_minimum_uses(tmp_path: Path) -> None:
-    with _store(tmp_path, [make(0), make(1)]) as store:
+def test_retire_by_use_triggers_above_the_rate_after_the_minimum_uses(store_named: Named) -> None:
+    with _store_at(store_named("m"), [make(0), make(1)]) as store:
         first, second = (r.id for r in store.all())
         for _ in range(4):  # 4 of 4 harmed, but fewer than 5 uses: kept
             store.update_counters(first, selected=1)
             store.update_counters(first, harmed=1)
-        assert store.get(first).live
-        store.update_counters(first, selected=1)  # 4 of 5 = 0.8 > 0.5 after 5 uses
-        assert not store.get(first).live
+        before = store.get(first)
+        assert before.live
+        crossed = store.update_counters(first, selected=1)  # 4 of 5 = 0.8 > 0.5 after 5 uses
+        assert not crossed.live and crossed.version == before.version + 1  # the update's own version
+        assert crossed.counters.selected == 5 and store.get(first) == crossed
+        assert [r.version for r in store.history(first)][-2:] == [before.version, crossed.version]
         assert store.get(first).retired_reason == (
             "retired by use: harmed 4 of 5 selected uses (0.80 > retire_harm_rate 0.5 after at least 5 uses)"
         )
@@ -374,15 +393,14 @@ def test_retire_by_use_triggers_above_the_rate_after_the_minimum_uses(tmp_path: 
         assert not store.get(second).live
 
 
-def test_retire_by_use_is_configurable_and_can_be_switched_off(tmp_path: Path) -> None:
-    with _store(tmp_path, [make(0)], retire_by_use=RetireByUse(harm_rate=0.2, min_uses=2)) as store:
+def test_retire_by_use_is_configurable_and_can_be_switched_off(store_named: Named) -> None:
+    with _store_at(store_named("m"), [make(0)], retire_by_use=RetireByUse(harm_rate=0.2, min_uses=2)) as store:
         record_id = store.all()[0].id
         store.update_counters(record_id, selected=1, harmed=1)
         assert store.get(record_id).live
         store.update_counters(record_id, selected=1)
         assert store.get(record_id).status == "retired"
-    (tmp_path / "off").mkdir()
-    with _store(tmp_path / "off", [], retire_by_use=None) as store:
+    with _store_at(store_named("off"), [], retire_by_use=None) as store:
         record = make(5)
         store.add(record)
         for _ in range(10):

@@ -8,6 +8,7 @@ tests/experiment/test_scoped_stage.py and tests/cli/test_memory_cli_scopes.py.
 
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -29,10 +30,13 @@ from countermem.memory import (
     learn,
     make_embedder,
     open_memory,
+    open_store,
     validate_scope,
 )
 from countermem.selector import SKIP, Observation
 
+Named = Callable[[str], str]
+"""`store_named`: a store location per name, on SQLite and on Postgres (tests/postgres_fixtures.py)."""
 FACTS = Facts(values={"tables": ("users",)})
 SECRET = "SECRET-OF-TEAM-A"
 
@@ -108,10 +112,10 @@ def test_a_store_written_before_scopes_opens_unchanged(tmp_path: Path) -> None:
     assert advice is not None and advice.record_id == make(1).id
 
 
-def _mixed_store(path: Path) -> tuple[list[Record], list[Record]]:
+def _mixed_store(location: str) -> tuple[list[Record], list[Record]]:
     a_records = [make(i, "team-a", text=SECRET) for i in range(4)]
     b_records = [make(i, "team-b") for i in range(10, 12)]
-    with SQLiteStore(path) as store:
+    with open_store(location) as store:
         for record in [*a_records, *b_records]:
             store.add(record)
         store.update_counters(a_records[0].id, retrieved=5, selected=5, harmed=2)  # below retirement by use
@@ -119,10 +123,10 @@ def _mixed_store(path: Path) -> tuple[list[Record], list[Record]]:
     return a_records, b_records
 
 
-def test_a_scope_b_reader_never_sees_scope_a_through_the_store(tmp_path: Path) -> None:
-    a_records, b_records = _mixed_store(tmp_path / "m.db")
+def test_a_scope_b_reader_never_sees_scope_a_through_the_store(tmp_path: Path, store_named: Named) -> None:
+    a_records, b_records = _mixed_store(store_named("m"))
     a_ids = {r.id for r in a_records}
-    with SQLiteStore(tmp_path / "m.db", read_only=True, access=ScopeAccess.of("team-b")) as store:
+    with open_store(store_named("m"), read_only=True, access=ScopeAccess.of("team-b")) as store:
         assert {r.id for r in store.all()} == {r.id for r in b_records}
         assert len(store) == 2 and store.search(domain="sql") == store.all()
         for record_id in a_ids:
@@ -142,22 +146,23 @@ def test_a_scope_b_reader_never_sees_scope_a_through_the_store(tmp_path: Path) -
         assert SECRET not in out.read_text() and not any(i in out.read_text() for i in a_ids)
         with pytest.raises(StoreError, match="every scope"):
             store.freeze(tmp_path / "frozen.db")
-    with SQLiteStore(tmp_path / "m.db", read_only=True) as owner:
+    with open_store(store_named("m"), read_only=True) as owner:
         assert len(owner) == 5 and owner.stats().by_scope == {"team-a": 3, "team-b": 2}
 
 
-def test_a_scope_b_reader_never_gets_scope_a_advice_retrieval_or_features(tmp_path: Path) -> None:
+def test_a_scope_b_reader_never_gets_scope_a_advice_retrieval_or_features(store_named: Named) -> None:
     """The observation a B reader's selector sees over the mixed store equals the one over a store
-    holding only B's records: A's records change no candidate, count or feature."""
-    _a_records, b_records = _mixed_store(tmp_path / "mixed.db")
-    with SQLiteStore(tmp_path / "only-b.db") as store:
+    holding only B's records: A's records change no candidate, count or feature (on Postgres the
+    ranking runs on the server, `ServerRetriever`)."""
+    _a_records, b_records = _mixed_store(store_named("mixed"))
+    with open_store(store_named("only-b")) as store:
         for record in b_records:
             store.add(record)
     seen: dict[str, list[Observation]] = {}
     for name in ("mixed", "only-b"):
         selector = Recording()
         memory = open_memory(
-            tmp_path / f"{name}.db", action_language="sql", embedder="lexical", read_only=True,
+            store_named(name), action_language="sql", embedder="lexical", read_only=True,
             scope="team-b", selector=selector,
         )
         for i in range(3):
@@ -173,10 +178,10 @@ def test_a_scope_b_reader_never_gets_scope_a_advice_retrieval_or_features(tmp_pa
     assert seen["mixed"] == seen["only-b"] and len(seen["mixed"]) == 3
 
 
-def test_shared_scopes_are_read_but_never_written(tmp_path: Path) -> None:
-    _a_records, _b_records = _mixed_store(tmp_path / "m.db")
+def test_shared_scopes_are_read_but_never_written(store_named: Named) -> None:
+    _a_records, _b_records = _mixed_store(store_named("m"))
     memory = open_memory(
-        tmp_path / "m.db", action_language="sql", embedder="lexical", scope="team-b", read_scopes=["team-a"]
+        store_named("m"), action_language="sql", embedder="lexical", scope="team-b", read_scopes=["team-a"]
     )
     assert memory.store is not None
     assert {r.scope for r in memory.store.all()} == {"team-a", "team-b"}
@@ -185,7 +190,7 @@ def test_shared_scopes_are_read_but_never_written(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="scope 'team-a'"):
         memory.store.add(make(50, "team-a"))
     memory.store.add(make(50, "team-b"))
-    with SQLiteStore(tmp_path / "m.db", read_only=True, access=ScopeAccess.of("team-a")) as a_view:
+    with open_store(store_named("m"), read_only=True, access=ScopeAccess.of("team-a")) as a_view:
         assert make(50, "team-b").id not in a_view
 
 
@@ -239,11 +244,11 @@ def _learn_once(memory: CounterfactualMemory, i: int):  # type: ignore[no-untype
     )
 
 
-def test_learn_writes_into_the_readers_own_scope(tmp_path: Path) -> None:
-    memory = open_memory(tmp_path / "m.db", action_language="text", embedder="lexical", scope="team-a")
+def test_learn_writes_into_the_readers_own_scope(tmp_path: Path, store_named: Named) -> None:
+    memory = open_memory(store_named("m"), action_language="text", embedder="lexical", scope="team-a")
     report = _learn_once(memory, 0)
     assert report.admitted and report.record is not None and report.record.scope == "team-a"
-    other = open_memory(tmp_path / "m.db", action_language="text", embedder="lexical", scope="team-b")
+    other = open_memory(store_named("m"), action_language="text", embedder="lexical", scope="team-b")
     assert other.store is not memory.store
     toy = Decision(task=_toy_task(5), situation="situation of task 5", facts=Facts(values={}))
     assert other.advise(toy) is None

@@ -1,13 +1,12 @@
 """`countermem memory ...`: read, export, freeze and copy a memory store; import into it and merge it.
 
-A store is a file path (SQLite) or a postgresql:// URL (`countermem.memory._pgstore`).
-
-`list`, `show`, `stats`, `export` and `freeze` open the store read-only, so they are safe to run
-while a construct run is writing, and work on frozen snapshots as well; `import` and `merge`
-write, each in one store transaction per record or merge, and `memory reverify` (in `_reverify`)
-retires records. `--scope` (and `--read-scope` for scopes shared with it) shows only what a
-reader of that scope may read (`countermem.memory._scope`); without it a command sees every
-scope. Record text is untrusted (model-written), so everything
+A store is a file path (SQLite) or a postgresql:// URL. `list`, `show`, `stats`, `export` and
+`freeze` open the store read-only, so they are safe to run while a construct run is writing, and
+work on frozen snapshots as well; `import` and `merge` write, each in one store transaction per
+record or merge, and `memory reverify` (in `_reverify`) retires records. `--scope` (and
+`--read-scope` for scopes shared with it) shows only what a reader of that scope may read
+(`countermem.memory._scope`); without it a command sees every scope. Record text is untrusted
+(model-written), so everything
 printed from a record goes through `terminal_safe`: an escape sequence in a record shows as text
 and cannot clear the screen or retitle the window. A file is never written over without
 `--force`, and a store is never written over by its own export. `copy` writes only to a new
@@ -35,6 +34,7 @@ from countermem.memory import (
     AnyStore,
     Record,
     ScopeAccess,
+    StoreStats,
     access_of,
     copy_store,
     describe_location,
@@ -43,7 +43,7 @@ from countermem.memory import (
 )
 
 memory_app = typer.Typer(
-    help="Inspect, export, freeze and copy a memory store (read only); `reverify` re-checks and retires records.",
+    help="Inspect, export, freeze and copy a memory store (read only); import, merge, and `reverify` to retire records.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -348,7 +348,7 @@ def stats(
     mean = "n/a" if result.mean_gain is None else f"{result.mean_gain:.4f}"
     reuse = result.reuse
     lines = [
-        ("records", f"{result.count} / capacity {result.capacity}"),
+        ("records", _against_capacity(result)),
         ("retired (kept, not offered)", str(result.retired)),
         ("retention", result.retention),
         ("frozen", "yes" if result.frozen else "no"),
@@ -356,7 +356,7 @@ def stats(
         ("universal conditions", str(result.universal_conditions)),
         ("quarantined (unreadable)", ", ".join(result.quarantined) or "none"),
         ("secrets redacted", _counts(result.redactions)),
-        ("by scope", _counts(result.by_scope)),
+        ("by scope", ", ".join(f"{k}: {v} / {result.capacity}" for k, v in result.by_scope.items()) or "none"),
         ("by domain", _counts(result.by_domain)),
         ("by benchmark", _counts(result.by_benchmark)),
         ("evictions", _counts(result.evictions_by_reason)),
@@ -373,6 +373,13 @@ def stats(
 
 def _counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{k}: {v}" for k, v in counts.items()) or "none"
+
+
+def _against_capacity(stats: StoreStats) -> str:
+    """Live records against the capacity, which each scope has on its own (issue 21)."""
+    if len(stats.by_scope) > 1:
+        return f"{stats.count} (capacity {stats.capacity} per scope)"
+    return f"{stats.count} / capacity {stats.capacity}"
 
 
 @memory_app.command("export")

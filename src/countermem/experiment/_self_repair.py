@@ -17,6 +17,7 @@ of repairing by trial and error is visible beside the count. Pure functions over
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Literal
@@ -24,7 +25,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from countermem.agents import Event
-from countermem.experiment._rundir import read_transcript
+from countermem.experiment._rundir import read_transcript, safe_name
 
 RepairClass = Literal["first_try", "self_repaired", "never_solved", "no_check"]
 REPAIR_CLASSES: tuple[RepairClass, ...] = ("first_try", "self_repaired", "never_solved", "no_check")
@@ -83,11 +84,23 @@ def classify_task(task_id: str, events: Sequence[Event]) -> TaskRepair:
 
 
 def run_repairs(run: Path) -> list[TaskRepair]:
-    """Every task of a run folder (its `transcripts/`), in task-id order."""
+    """Every finished task of a run folder, in task-id order.
+
+    A task is finished when `results.jsonl` has its line: the transcript of the task in flight
+    when a run stopped would otherwise count as never solved."""
     folder = run / "transcripts"
     if not folder.is_dir():
         raise FileNotFoundError(f"{run} has no transcripts/ folder: give a run folder written by `countermem run`")
-    return [classify_task(path.stem, list(read_transcript(path))) for path in sorted(folder.glob("*.jsonl"))]
+    results = run / "results.jsonl"
+    finished = None
+    if results.is_file():
+        lines = (line for line in results.read_text().splitlines() if line.strip())
+        finished = {safe_name(str(json.loads(line)["task_id"])) for line in lines}
+    return [
+        classify_task(path.stem, list(read_transcript(path)))
+        for path in sorted(folder.glob("*.jsonl"))
+        if finished is None or path.stem in finished
+    ]
 
 
 def repair_table(tasks: Iterable[TaskRepair]) -> RepairTable:

@@ -135,6 +135,15 @@ def _rows_after(path: Path, rowid: int) -> list[CacheRow]:
     return [(str(k), str(m), str(c), float(t)) for k, m, c, t in rows]
 
 
+def _new_rows(cache: Path, before: dict[str, int]) -> dict[str, list[CacheRow]]:
+    """The rows a job added to each of its cache files (a fault's too: a rerun then replays them)."""
+    rows = {
+        f"{CACHE_DIR}/{p.name}": _rows_after(p, before.get(p.name, 0))
+        for p in (sorted(cache.glob("*.sqlite")) if cache.is_dir() else [])
+    }
+    return {k: v for k, v in rows.items() if v}
+
+
 def _portable(error: CountermemError) -> CountermemError:
     """The error itself when it survives pickling (Ray sends it back), else one that says the same."""
     try:
@@ -161,10 +170,10 @@ def run_job_in_temp(config_json: str, job: Job, inputs: JobInputs, threads: int)
         try:
             record = execute_job(folder, StudyConfig.model_validate_json(config_json), job, threads=threads)
         except CountermemError as error:
-            return JobResult(version=countermem_version(), error=_portable(error))
+            return JobResult(version=countermem_version(), error=_portable(error), cache_rows=_new_rows(cache, before))
         except Exception as error:
             crash = f"{type(error).__name__}: {error}\n" + "".join(traceback.format_exception(error))
-            return JobResult(version=countermem_version(), crash=crash)
+            return JobResult(version=countermem_version(), crash=crash, cache_rows=_new_rows(cache, before))
         finally:
             release_folder(folder)
         files: dict[str, bytes] = {}
@@ -173,11 +182,7 @@ def run_job_in_temp(config_json: str, job: Job, inputs: JobInputs, threads: int)
                 files[str(path.relative_to(folder))] = path.read_bytes()
         for relative in record.outputs:
             files.setdefault(relative, (folder / relative).read_bytes())
-        rows = {
-            f"{CACHE_DIR}/{p.name}": _rows_after(p, before.get(p.name, 0))
-            for p in (sorted(cache.glob("*.sqlite")) if cache.is_dir() else [])
-        }
-        return JobResult(version=countermem_version(), record=record, files=files, cache_rows={k: v for k, v in rows.items() if v})
+        return JobResult(version=countermem_version(), record=record, files=files, cache_rows=_new_rows(cache, before))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -201,6 +206,14 @@ def _merge_cache(path: Path, rows: list[CacheRow]) -> None:
         db.close()
 
 
+def merge_cache_rows(root: Path, result: JobResult) -> None:
+    """Add the replies a job got to the study's cache, whether or not the job finished."""
+    for relative, rows in result.cache_rows.items():
+        if Path(relative).parent != Path(CACHE_DIR) or Path(relative).suffix != ".sqlite":
+            raise ArtifactMismatchError(f"a job sent back cache rows for {relative}, which is not a cache file")
+        _merge_cache(root / relative, rows)
+
+
 def _inside(relative: str, folder: Path) -> bool:
     return Path(relative).is_relative_to(folder)
 
@@ -216,8 +229,7 @@ def commit_result(root: Path, job: Job, result: JobResult) -> JobRecord:
     for relative in record.outputs:
         if relative not in result.files:
             raise ArtifactMismatchError(f"job {job.id} did not send back its output {relative}; run the study again")
-    for relative, rows in result.cache_rows.items():
-        _merge_cache(root / relative, rows)
+    merge_cache_rows(root, result)
     staging = root / INCOMING / uuid.uuid4().hex
     try:
         for relative, data in result.files.items():

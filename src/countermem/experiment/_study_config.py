@@ -116,7 +116,7 @@ class MemoryConfig(_Strict):
     """`[memory]`: how countermem builds, keeps and offers records."""
 
     capacity: int = 200
-    """Records the store holds; beyond it the retention rule evicts."""
+    """Live records each scope of the store holds; beyond it the retention rule evicts one of that scope's."""
     embedder: Literal["minilm", "onnx", "onnx-int8", "lexical"] = "minilm"
     """How situations are embedded for ranking: `minilm` (all-MiniLM-L6-v2 on torch), `onnx` (the same
     model as an int8-weight ONNX file on onnxruntime, no torch; `countermem models pull

@@ -18,7 +18,7 @@ import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from countermem.core import (
     BACKBONE_FAULTS,
@@ -32,11 +32,15 @@ from countermem.experiment._study_bundle import (
     clear_incoming,
     collect_inputs,
     commit_result,
+    merge_cache_rows,
     run_job_in_temp,
 )
 from countermem.experiment._study_config import StudyConfig
 from countermem.experiment._study_jobs import JobRecord
 from countermem.experiment._study_plan import Job
+
+if TYPE_CHECKING:
+    from countermem.experiment._study import StudyOutcome, StudyProgress, _RunCounter
 
 MAX_RETRIES = 3
 """Times Ray reruns a job whose worker process or node died under it."""
@@ -84,6 +88,25 @@ def check_address(address: str) -> tuple[str, int] | None:
     return match.group("host").strip("[]"), port
 
 
+def _find_local_cluster(ray: Any) -> tuple[str, int]:
+    """What `auto` means to Ray ($RAY_ADDRESS, else the cluster last started on this machine), so
+    that a stale or missing one is refused at once rather than after minutes of Ray's retries."""
+    try:
+        address = ray._private.services.canonicalize_bootstrap_address("auto")
+    except Exception as error:
+        address, why = None, f" ({type(error).__name__}: {_first_line(str(error))})"
+    else:
+        why = ""
+    if not address:
+        raise ClusterUnavailableError(
+            f"--address auto found no Ray cluster on this machine{why}; start one (`ray start --head "
+            "--node-ip-address 127.0.0.1`) or pass HOST:PORT of a cluster's head, or leave --address out"
+        )
+    found = check_address(str(address))
+    assert found is not None
+    return found
+
+
 def _probe(host: str, port: int, timeout_s: float = 5.0) -> None:
     """Fail fast and clearly when nothing listens at the address (Ray itself would retry for a minute)."""
     try:
@@ -103,11 +126,12 @@ def connect(settings: RaySettings) -> Callable[[], None]:
     if ray.is_initialized():
         return lambda: None  # a caller that connected already keeps its connection
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    before = os.environ.get("RAY_ADDRESS")
     quiet: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
     if settings.address is None:
         try:
             ray.init(
-                num_cpus=settings.local_cpus, object_store_memory=LOCAL_OBJECT_STORE_BYTES,
+                address="local", num_cpus=settings.local_cpus, object_store_memory=LOCAL_OBJECT_STORE_BYTES,
                 _node_ip_address="127.0.0.1", **quiet,
             )
         except Exception as error:
@@ -116,25 +140,34 @@ def connect(settings: RaySettings) -> Callable[[], None]:
                 "start one yourself (`ray start --head --node-ip-address 127.0.0.1`) and pass --address, "
                 "or run the study with --workers"
             ) from error
-        return _leave(ray)
-    hostport = check_address(settings.address)
-    if hostport is not None:
-        _probe(*hostport)
+        return _leave(ray, before)
+    hostport = check_address(settings.address) or _find_local_cluster(ray)
+    _probe(*hostport)
     try:
-        ray.init(address=settings.address, **{k: v for k, v in quiet.items() if k != "include_dashboard"})
+        address = settings.address if settings.address != "auto" else f"{hostport[0]}:{hostport[1]}"
+        ray.init(address=address, **{k: v for k, v in quiet.items() if k != "include_dashboard"})
     except Exception as error:
-        where = "on this machine" if hostport is None else f"at {settings.address}"
+        where = f"at {hostport[0]}:{hostport[1]}"
         raise ClusterUnavailableError(
             f"could not join the Ray cluster {where}: {type(error).__name__}: {_first_line(str(error))}. "
             "Start one (`ray start --head --node-ip-address 127.0.0.1`) and pass the address it printed "
             "(HOST:PORT), or leave --address out to start one for this study"
         ) from error
-    return _leave(ray)
+    return _leave(ray, before)
 
 
-def _leave(ray: Any) -> Callable[[], None]:
-    shutdown: Callable[[], None] = ray.shutdown
-    return shutdown
+def _leave(ray: Any, address_before: str | None) -> Callable[[], None]:
+    """Disconnect (stopping an instance started for the study), and forget the address that
+    ray.init left in the environment, so a later study in this process starts from scratch."""
+
+    def leave() -> None:
+        ray.shutdown()
+        if address_before is None:
+            os.environ.pop("RAY_ADDRESS", None)
+        else:
+            os.environ["RAY_ADDRESS"] = address_before
+
+    return leave
 
 
 def _first_line(text: str) -> str:
@@ -181,6 +214,8 @@ class _Driver:
                 f"job {job.id} ran on a worker with countermem {result.version}, but this study runs "
                 f"{countermem_version()}; install the same countermem on every node of the cluster"
             )
+        if result.record is None:
+            merge_cache_rows(self.root, result)  # a failed job's replies too: its rerun replays them
         if result.error is not None:
             raise result.error
         if result.crash is not None:
@@ -194,7 +229,7 @@ class _RemoteCrash(Exception):
 
 def run_ray(
     root: Path, config: StudyConfig, plan_jobs: list[Job], pending: list[Job], done: dict[str, JobRecord],
-    outcome: Any, progress: Any, counter: Any, settings: RaySettings,
+    outcome: StudyOutcome, progress: StudyProgress | None, counter: _RunCounter, settings: RaySettings,
 ) -> None:
     """`_study.run_study`'s loop on Ray; same bookkeeping as the process pool's."""
     from countermem.experiment._study import _blocked_by, _in_job, read_job_progress
@@ -238,12 +273,12 @@ def run_ray(
                 else:
                     done[job.id] = record
                     outcome.finished.append(job.id)
+                if job.id in done and job.planned_runs:
+                    counter.add(job.planned_runs)
                 if progress:
                     if job.id in done:
                         progress.job_progress(read_job_progress(root, job))
                     progress.job_finished(job, outcome.failed.get(job.id))
-                if job.id in done and job.planned_runs:
-                    counter.add(job.planned_runs)
     except BaseException:
         for ref in running:
             with contextlib.suppress(Exception):  # a task that ended meanwhile cannot be cancelled

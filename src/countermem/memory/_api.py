@@ -8,10 +8,10 @@ package is there for studies; this is the drop-in path.
 Threads: one opened memory may be shared by any number of threads, advising and learning at
 once (the memory and its store each hold a lock; a model call in `learn` runs outside them). A
 second `open_memory` of the same store and scopes in the same process shares the first one's
-writable store object (one connection, one copy of the records); other processes may open and write the same
-store at once (see `countermem.memory._store`). A `postgresql://` URL opens the store on a server
-(`countermem.memory._pgstore`), where processes on many machines share it, and retrieval ranks on
-the server (`ServerRetriever`).
+writable store object (one connection, one copy of the records); other processes may open and write
+the same store at once (see `countermem.memory._store`). A `postgresql://` URL opens the store on a
+server (`countermem.memory._pgstore`), where processes on many machines share it, and retrieval
+ranks on the server (`ServerRetriever`).
 """
 
 from __future__ import annotations

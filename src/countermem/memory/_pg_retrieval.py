@@ -16,7 +16,8 @@ tie-break), done where the data is:
    are applied here, as in `Retriever`.
 
 Only `rank="similarity"` with conditions on runs on the server; `make_retriever` gives the
-in-memory `Retriever` for the other modes and for SQLite stores.
+in-memory `Retriever` for the other modes, for SQLite stores, and for a Postgres store opened
+read-only (the keys are written by the retriever, and a read-only store writes nothing).
 """
 
 from __future__ import annotations
@@ -194,7 +195,7 @@ def make_retriever(
 
     With `access`, only records of the scopes it may read are offered; a Postgres store must then
     have been opened with the same access (its queries carry the scope filter)."""
-    if isinstance(store, PostgresStore) and rank == "similarity" and use_conditions:
+    if isinstance(store, PostgresStore) and not store.read_only and rank == "similarity" and use_conditions:
         if access is not None and store.access != access:
             raise StoreError(
                 f"the Postgres store was opened for {store.access.describe() if store.access else 'every scope'}, "

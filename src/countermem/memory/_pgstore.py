@@ -7,12 +7,14 @@ to `Record` passes through untouched. What holds with any number of writers anyw
 
 - Admission is idempotent: `INSERT ... ON CONFLICT (id) DO NOTHING` (ids are content hashes).
 - Admission and the evictions it causes are one transaction under a transaction-level advisory
-  lock per store, so the store never holds more than its capacity and every eviction is logged
-  with the body the row had when it was deleted (`DELETE ... RETURNING`).
+  lock per store, so no scope ever holds more than the capacity (live records per scope; the
+  retention rule chooses among the incoming record's scope, `plan_evictions`, as on SQLite) and
+  every eviction is logged with the body the row had when it was deleted (`DELETE ... RETURNING`).
 - Reuse counters are incremented by the server (`SET selected = selected + n`, the body's
   counters rewritten from the same expressions, the old version copied to `record_history` in the
   same statement), so no increment is lost and no lock is held across a round trip; a CHECK keeps
-  succeeded and harmed at most selected.
+  succeeded and harmed at most selected. The same statement retires a record whose new counters
+  cross the `RetireByUse` line.
 - A revision writes only over the version it read (`WHERE version = %s`): with
   `expected_version` a changed record is a `StoreError`, without it the revision is redone on the
   new version.
@@ -47,7 +49,6 @@ import hashlib
 import json
 import logging
 import os
-import random
 import re
 import tempfile
 import threading
@@ -66,11 +67,12 @@ from countermem.core import CountermemError, StoreError
 from countermem.memory._merge import MergeGroup, merge_groups, merge_key, merged_record
 from countermem.memory._record import Record, ReuseCounters, utc_now
 from countermem.memory._retention import (
-    RedundancyIndex,
     RetentionRule,
+    ScopedRedundancyIndex,
     UtilityRetention,
     UtilityWeights,
     make_retention,
+    plan_evictions,
 )
 from countermem.memory._retire_by_use import RetireByUse
 from countermem.memory._retrieval import _stable_key
@@ -285,7 +287,7 @@ class PostgresStore:
         self._records: dict[str, Record] | None = None
         self._versions: dict[str, int] = {}
         self._changes = -1
-        self._index: RedundancyIndex | None = None
+        self._index: ScopedRedundancyIndex | None = None
         self._alone = True
         self._hnsw: set[tuple[str, int]] = set()
         self._conn: psycopg.Connection[Any] | None = None
@@ -596,7 +598,7 @@ class PostgresStore:
                 if record_id in self._index:
                     self._index.remove(record_id)
             for record_id, record in fresh.items():
-                if record is not None:
+                if record is not None and record.live:
                     self._index.add(record)
                 elif record_id in self._index:
                     self._index.remove(record_id)
@@ -841,9 +843,11 @@ class PostgresStore:
 
     @_locked
     def add(self, record: Record) -> list[EvictionEvent]:
-        """Admit `record`, then evict by the retention rule while over capacity (one transaction).
+        """Admit `record`, then evict by the retention rule while its scope is over capacity (one transaction).
 
-        A record whose id is stored already is not stored again and nothing is evicted.
+        Only the live records of `record`'s scope are counted and are candidates (`plan_evictions`),
+        so an admission never evicts another scope's record. A record whose id is stored already
+        (live or retired) is not stored again and nothing is evicted.
         """
         self._require_writable()
         if not isinstance(record, Record):
@@ -856,7 +860,6 @@ class PostgresStore:
                 "to a new one"
             )
         events: list[EvictionEvent] = []
-        scopes: dict[str, str] = {}
         try:
             with self._tx(lock=True) as conn:
                 inserted = conn.execute(
@@ -865,9 +868,11 @@ class PostgresStore:
                 ).fetchone()
                 if inserted is None:
                     return []
-                count = int(self._scalar("SELECT COUNT(*) FROM records WHERE status = 'live'"))
+                count = int(self._scalar(
+                    "SELECT COUNT(*) FROM records WHERE scope = %s AND status = 'live'", (record.scope,)
+                ))
                 if count > self._capacity:
-                    events = self._evict_to_capacity(record, scopes)
+                    events = self._evict_to_capacity(record)
                 self._bump()
         except BaseException:
             self._index = None
@@ -875,10 +880,10 @@ class PostgresStore:
                 self._changes = -1  # re-read on next use: the transaction's reads were rolled back
             raise
         self._remember(record)
+        if self._index is not None and record.live and record.id not in self._index:
+            self._index.add(record)
         for event in events:
             self._forget(event.record_id)
-        if self.access is not None:  # capacity is the store's, over all scopes; another scope's ids stay unseen
-            events = [e for e in events if e.record_id in scopes and scopes[e.record_id] in self.access.readable]
         return events
 
     @_locked
@@ -965,32 +970,30 @@ class PostgresStore:
         )
         return EvictionEvent(record_id=record.id, rule="merge", reason=reason, scores={}, at=at, version=record.version)
 
-    def _evict_to_capacity(self, record: Record, scopes: dict[str, str]) -> list[EvictionEvent]:
-        """Evict live records (of any scope: capacity is the store's) until the store fits; `scopes`
-        gets each victim's scope."""
-        # inside the transaction: current rows, the new one included
-        records = {i: r for i, r in self._loaded().items() if r.live}
-        if self._rule.needs_redundancy and self._index is None:
-            self._index = RedundancyIndex(list(records.values()))
-        index = self._index if self._rule.needs_redundancy else None
-        if index is not None and record.id not in index:
-            index.add(record)
-        n_evicted = int(self._scalar("SELECT COUNT(*) FROM evictions"))
-        events: list[EvictionEvent] = []
-        gone: set[str] = set()
-        while len(records) - len(events) > self._capacity:
-            rng = random.Random(f"{self._seed}:{n_evicted + len(events)}")
-            similar = index.max_similarity() if index is not None else None
-            pool = [r for r in records.values() if r.id not in gone]
-            record_id, reason, scores = self._rule.choose_victim(pool, rng, similar)
-            if record_id not in records or record_id in gone:
-                raise StoreError(f"retention rule {self._rule.name} chose unknown record {record_id}")
-            gone.add(record_id)
-            scopes[record_id] = records[record_id].scope
-            events.append(self._log_eviction(record_id, self._rule.name, reason, scores))
-            if index is not None:
-                index.remove(record_id)
-        return events
+    def _evict_to_capacity(self, record: Record) -> list[EvictionEvent]:
+        """Evict `plan_evictions`' victims (live records of `record`'s scope, `record` included) until
+        the scope fits; inside the admission's transaction, so the rows are current."""
+        records = self._loaded()
+        index: ScopedRedundancyIndex | None = None
+        if self._rule.needs_redundancy:
+            if self._index is None:
+                self._index = ScopedRedundancyIndex(r for r in records.values() if r.live)
+            index = self._index
+            if record.id not in index:
+                index.add(record)
+        planned = plan_evictions(
+            self._rule,
+            [r for r in records.values() if r.id != record.id],
+            record,
+            self._capacity,
+            seed=self._seed,
+            evicted_before=int(self._scalar("SELECT COUNT(*) FROM evictions")),
+            index=index,
+        )
+        return [
+            self._log_eviction(victim.id, self._rule.name, reason, scores)
+            for victim, (_, reason, scores) in planned
+        ]
 
     def _log_eviction(self, record_id: str, rule: str, reason: str, scores: dict[str, float]) -> EvictionEvent:
         """Delete the row and log the body it had at that moment (counts other writers added included)."""
@@ -1036,30 +1039,27 @@ class PostgresStore:
     ) -> Record:
         """Add to a record's reuse counters on the server (`selected = selected + n`): no increment
         from any writer is lost, and the previous version is kept in `record_history`. A live record
-        whose new counters cross the `retire_by_use` line is then retired in the next version (unless
-        another writer changed it meanwhile; the next update checks again)."""
+        whose new counters cross the `retire_by_use` line is retired by the same statement (so in
+        the same version and transaction, as `SQLiteStore` does)."""
         self._require_writable()
         if min(retrieved, selected, succeeded, harmed) < 0:
             raise StoreError(f"cannot update counters of {record_id}: reuse counters only grow; got a negative increment")
         any_use = bool(retrieved or selected or succeeded or harmed)
         stamp = ReuseCounters(last_used_at=at or utc_now()).model_dump(mode="json")["last_used_at"]
+        rule = self.retire_by_use
         with self._errors():  # one statement, so one transaction and one round trip
             row = self._cx.execute(_COUNT_SQL, {
                 "id": record_id, "r": retrieved, "s": selected, "ok": succeeded, "h": harmed,
                 "used": any_use, "at": stamp, "now": utc_now().isoformat(), "scopes": self._scopes,
+                "retire": rule is not None, "rate": rule.harm_rate if rule else 1.0,
+                "rate_text": f"{rule.harm_rate:g}" if rule else "1", "min_uses": rule.min_uses if rule else 1,
             }).fetchone()
         if row is None:
             raise StoreError(f"no record {record_id!r} in {self.path}; `countermem memory list` shows the ids")
         new = _parse(str(row[0]), f"record {record_id}")
+        if row[1]:
+            logger.info("record %s in %s is retired: %s", record_id, self.path, new.retired_reason)
         self._replaced(new)
-        why = None if self.retire_by_use is None or not new.live else self.retire_by_use.reason(new.counters)
-        if why is not None:
-            try:
-                new = self._rewrite(record_id, new.version, lambda old: _retired(old, why, at))
-            except _StaleVersion:
-                return new
-            logger.info("record %s in %s is retired: %s", record_id, self.path, why)
-            self._replaced(new)
         return new
 
     @_locked
@@ -1182,7 +1182,8 @@ class PostgresStore:
 
     @_locked
     def export_jsonl(self, path: str | Path, *, overwrite: bool = False) -> int:
-        """One record per line, in admission order; the file appears whole or not at all."""
+        """One record per line, the live ones in admission order then the retired ones (as
+        `SQLiteStore` writes them); the file appears whole or not at all."""
         target = Path(path)
         if target.is_dir():
             raise StoreError(f"cannot export to {target}: it is a folder; give a writable file path")
@@ -1190,7 +1191,7 @@ class PostgresStore:
             raise StoreError(f"cannot export to {target}: folder {target.parent} does not exist")
         if target.exists() and not overwrite:
             raise StoreError(f"{target} already exists; give a new path, or overwrite it on purpose")
-        records = self.all()
+        records = [*self.all(), *self.retired()]
         handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed into place below
             "w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.", suffix=".partial", delete=False
         )
@@ -1413,12 +1414,20 @@ class PostgresStore:
 
 _COUNT_SQL = """
 WITH old AS (
-    SELECT id, version, body FROM records
+    SELECT id, version, body, status, selected, harmed FROM records
     WHERE id = %(id)s AND (%(scopes)s::text[] IS NULL OR scope = ANY(%(scopes)s)) FOR UPDATE
+), crossing AS (
+    SELECT id, selected + %(s)s AS sel, harmed + %(h)s AS harm,
+        (%(retire)s AND status = 'live' AND selected + %(s)s >= %(min_uses)s
+         AND (harmed + %(h)s)::float8 > %(rate)s::float8 * (selected + %(s)s)::float8 + 1e-9::float8) AS retiring
+    FROM old
 ), kept AS (
     INSERT INTO record_history (id, version, replaced_at, body) SELECT id, version, %(now)s, body FROM old
+), unkeyed AS (
+    DELETE FROM record_keys WHERE id IN (SELECT id FROM crossing WHERE retiring)
 ), bumped AS (
-    UPDATE changes SET n = n + 1 WHERE EXISTS (SELECT 1 FROM old)
+    UPDATE changes SET n = n + 1, k = k + (SELECT CASE WHEN retiring THEN 1 ELSE 0 END FROM crossing)
+    WHERE EXISTS (SELECT 1 FROM old)
 )
 UPDATE records r SET
     version = r.version + 1,
@@ -1426,6 +1435,7 @@ UPDATE records r SET
     selected = r.selected + %(s)s,
     succeeded = r.succeeded + %(ok)s,
     harmed = r.harmed + %(h)s,
+    status = CASE WHEN c.retiring THEN 'retired' ELSE r.status END,
     body = r.body || jsonb_build_object(
         'version', r.version + 1,
         'counters', jsonb_build_object(
@@ -1435,10 +1445,21 @@ UPDATE records r SET
             'harmed', r.harmed + %(h)s,
             'last_used_at', CASE WHEN %(used)s THEN to_jsonb(%(at)s::text) ELSE r.body -> 'counters' -> 'last_used_at' END
         )
-    )
-FROM old WHERE r.id = old.id
-RETURNING r.body::text
+    ) || CASE WHEN c.retiring THEN jsonb_build_object(
+        'status', 'retired',
+        'retired_at', to_jsonb(%(at)s::text),
+        'retired_reason', format(
+            'retired by use: harmed %%s of %%s selected uses (%%s > retire_harm_rate %%s after at least %%s uses)',
+            c.harm, c.sel, to_char((round(c.harm::float8 / c.sel::float8 * 100) / 100)::numeric, 'FM999990.00'),
+            %(rate_text)s::text, %(min_uses)s
+        )
+    ) ELSE '{}'::jsonb END
+FROM old JOIN crossing c ON c.id = old.id WHERE r.id = old.id
+RETURNING r.body::text, c.retiring
 """
+"""One counter update in one statement: the old version to history, the increments, retirement by
+use (`RetireByUse.reason`'s test, in float8 as in Python, and its reason text) with the record's
+key dropped from ranking, and the change numbers bumped."""
 
 
 def _retired(old: Record, reason: str, at: datetime | None = None) -> Record:

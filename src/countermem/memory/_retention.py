@@ -1,4 +1,4 @@
-"""Retention rules: which record leaves when the store is over capacity.
+"""Retention rules: which record leaves when a scope of the store is over capacity.
 
 Every rule sees the same candidates (the kept records plus the one being admitted) and the same
 capacity, so that comparing rules compares only what they keep. Each returns the victim's id, a
@@ -19,6 +19,12 @@ short categorical reason (what the eviction log groups by) and the scores it dec
 
 Ties go to the least recently touched record, then to the earlier candidate.
 
+Capacity is per scope (issue 21): the candidates are only the records of the incoming record's
+scope, and redundancy is measured only among them (`ScopedRedundancyIndex`), so that one tenant's
+admissions can neither evict another tenant's records nor make them look redundant.
+`plan_evictions` is that admission step, shared by every store backend so that they all evict
+the same records with the same draws.
+
 Similarity is cosine between embeddings when every candidate has one of the same size, otherwise
 token Jaccard over situation + improved action, never a mix of both, since the two scales differ.
 `RedundancyIndex` keeps the pairwise matrix up to date one record at a time, so that an admission
@@ -31,7 +37,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple, Protocol, runtime_checkable
@@ -39,7 +45,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from countermem.core import ConfigError
+from countermem.core import ConfigError, StoreError
 from countermem.memory._record import Record
 
 MAX_REDUNDANCY_RECORDS = 20_000
@@ -213,6 +219,98 @@ class RedundancyIndex:
         nearest = matrix.argmax(axis=1)
         best = matrix[np.arange(len(ids)), nearest].tolist()
         return {ids[i]: Redundancy(best[i], ids[n]) for i, n in enumerate(nearest.tolist())}
+
+
+class ScopedRedundancyIndex:
+    """One `RedundancyIndex` per scope: a record is compared only with records of its own scope.
+
+    A store keeps this instead of one index over every record, so that the retention rule, which
+    chooses among one scope's records, also scores them only against that scope; another scope's
+    near-duplicates never lower a record's utility. With one scope it is exactly one index.
+    """
+
+    def __init__(self, records: Iterable[Record] = ()) -> None:
+        self._indexes: dict[str, RedundancyIndex] = {}
+        self._scope: dict[str, str] = {}
+        for record in records:
+            self.add(record)
+
+    def __len__(self) -> int:
+        return len(self._scope)
+
+    def __contains__(self, record_id: object) -> bool:
+        return record_id in self._scope
+
+    def add(self, record: Record) -> None:
+        previous = self._scope.get(record.id)
+        if previous is not None and previous != record.scope:
+            self.remove(record.id)
+        index = self._indexes.get(record.scope)
+        if index is None:
+            index = self._indexes[record.scope] = RedundancyIndex()
+        index.add(record)
+        self._scope[record.id] = record.scope
+
+    def remove(self, record_id: str) -> None:
+        scope = self._scope.pop(record_id, None)
+        if scope is not None:
+            self._indexes[scope].remove(record_id)
+
+    def scope(self, scope: str) -> RedundancyIndex:
+        """The index of one scope (empty when the scope holds no record)."""
+        index = self._indexes.get(scope)
+        return index if index is not None else RedundancyIndex()
+
+    def max_similarity(self, scope: str) -> dict[str, Redundancy]:
+        """Each record of `scope`'s highest similarity to another record of `scope`."""
+        return self.scope(scope).max_similarity()
+
+
+def scope_pool(records: Iterable[Record], scope: str) -> list[Record]:
+    """The live records of `scope`, in the order given: the ones that scope's capacity counts."""
+    return [r for r in records if r.live and r.scope == scope]
+
+
+class PlannedEviction(NamedTuple):
+    record: Record
+    victim: Victim
+
+
+def plan_evictions(
+    rule: RetentionRule,
+    kept: Sequence[Record],
+    incoming: Record,
+    capacity: int,
+    *,
+    seed: int,
+    evicted_before: int,
+    index: ScopedRedundancyIndex | None = None,
+) -> list[PlannedEviction]:
+    """The records an admission of `incoming` evicts, in order, while its scope is over `capacity`.
+
+    `kept` are the stored records; only the live ones of `incoming`'s scope are candidates (with
+    `incoming` itself, last), so an admission never evicts another scope's record. The n-th
+    eviction of the store draws from `random.Random(f"{seed}:{n}")` (`evicted_before` is how many
+    the store logged so far), so a reopened store, or another backend, draws the same. `index`
+    (when the rule needs redundancy) must already hold `incoming`; each victim is removed from it.
+    """
+    pool = [*scope_pool((r for r in kept if r.id != incoming.id), incoming.scope), incoming]
+    planned: list[PlannedEviction] = []
+    while len(pool) > capacity:
+        rng = random.Random(f"{seed}:{evicted_before + len(planned)}")
+        similar = index.max_similarity(incoming.scope) if index is not None else None
+        victim = rule.choose_victim(pool, rng, similar)
+        position = next((i for i, r in enumerate(pool) if r.id == victim.record_id), None)
+        if position is None:
+            raise StoreError(
+                f"retention rule {rule.name} chose unknown record {victim.record_id}: not one of the "
+                f"{len(pool)} candidates of scope {incoming.scope!r}; fix the rule"
+            )
+        record = pool.pop(position)
+        planned.append(PlannedEviction(record, victim))
+        if index is not None:
+            index.remove(record.id)
+    return planned
 
 
 def redundancy_of(records: Sequence[Record]) -> dict[str, Redundancy]:

@@ -11,7 +11,7 @@ on one machine. What holds under that, for any number of writers in any number o
 
 - Every read-modify-write is one `BEGIN IMMEDIATE` transaction (SQLite's one writer lock), and
   it starts by taking in what other writers committed. Admission and the evictions it causes are
-  one transaction, so the store never holds more than its capacity and every eviction is logged;
+  one transaction, so no scope ever holds more than the capacity and every eviction is logged;
   a counter update reads the current version and writes the next inside the lock, so no
   increment is lost.
 - Admission is idempotent: a record whose id is live is not stored again (ids are content
@@ -47,9 +47,12 @@ is set aside (`quarantined`, by id, with the reason) and every other record stay
 
 Scopes (`countermem.memory._scope`): a store opened with `access=ScopeAccess(...)` shows and
 writes only the records of the scopes that access may read, in every method; it adds only
-records of its own scope. Capacity and the retention rule are the store's, over every scope (an
-eviction an admission causes may remove another scope's record; the caller is then told nothing
-of it). Without an access a store object is the owner's view of every scope.
+records of its own scope. Capacity is per scope (issue 21): each scope holds at most `capacity`
+live records, and an admission's retention rule chooses only among the records of the incoming
+record's scope (`plan_evictions`), so one tenant's admissions never evict another's records and
+every eviction an admission causes is one its caller may see. A store holding only the default
+scope behaves as before scopes existed. Without an access a store object is the owner's view of
+every scope.
 
 Nothing is silently rewritten: a change to a record stores a new version and moves the previous
 one into `record_history`; an eviction moves the record into `evictions` with the rule, the
@@ -70,7 +73,6 @@ import functools
 import json
 import logging
 import os
-import random
 import sqlite3
 import tempfile
 import threading
@@ -88,11 +90,12 @@ from countermem.core import CountermemError, StoreError, clip_middle, sha256_fil
 from countermem.memory._merge import MergeGroup, merge_groups, merge_key, merged_record
 from countermem.memory._record import Record, utc_now
 from countermem.memory._retention import (
-    RedundancyIndex,
     RetentionRule,
+    ScopedRedundancyIndex,
     UtilityRetention,
     UtilityWeights,
     make_retention,
+    plan_evictions,
 )
 from countermem.memory._retire_by_use import RetireByUse
 from countermem.memory._scope import DEFAULT_SCOPE, ScopeAccess
@@ -176,6 +179,7 @@ class StoreStats(_Frozen):
     path: str
     count: int
     capacity: int
+    """The most live records each scope holds (`by_scope` counts them against it)."""
     retention: str
     frozen: bool
     by_domain: dict[str, int]
@@ -217,7 +221,9 @@ class Store(Protocol):
     """What memory code needs from a store, so that other backends could exist."""
 
     @property
-    def capacity(self) -> int: ...
+    def capacity(self) -> int:
+        """The most live records each scope holds; an admission evicts only within its own scope."""
+        ...
 
     def add(self, record: Record) -> list[EvictionEvent]: ...
 
@@ -267,8 +273,8 @@ def _locked(method: _Method) -> _Method:
 class SQLiteStore:
     """A store in one SQLite file (or `:memory:` for tests).
 
-    `capacity`, `retention` and `seed` default to what the file recorded when it was created
-    (200, `utility`, 0); passing them changes what the file records. The random rule draws from
+    `capacity` (live records per scope), `retention` and `seed` default to what the file recorded
+    when it was created (200, `utility`, 0); passing them changes what the file records. The random rule draws from
     `random.Random(f"{seed}:{n}")` for the n-th eviction, so a reopened store draws the same.
     `retire_by_use` is this object's policy for counter updates (not recorded in the file; None
     retires nothing by use).
@@ -305,7 +311,7 @@ class SQLiteStore:
         self._records: dict[str, Record] = {}
         """Live records, in admission order."""
         self._retired: dict[str, Record] = {}
-        self._index: RedundancyIndex | None = None
+        self._index: ScopedRedundancyIndex | None = None
         try:
             self._conn = self._connect(durable)
             self._data_version = self._read_data_version()
@@ -778,10 +784,11 @@ class SQLiteStore:
 
     @_locked
     def add(self, record: Record) -> list[EvictionEvent]:
-        """Admit `record`, then evict by the retention rule while over capacity.
+        """Admit `record`, then evict by the retention rule while its scope is over capacity.
 
-        The incoming record is a candidate like any other, so it may be the one evicted (it is
-        then logged like any eviction). All of it happens in one transaction. A record whose id is
+        Only records of `record`'s scope are candidates (`plan_evictions`): an admission never
+        evicts another scope's record. The incoming record is a candidate like any other, so it
+        may be the one evicted (it is then logged like any eviction). All of it happens in one transaction. A record whose id is
         live already (the same correction, perhaps admitted by another process a moment ago) is
         not stored again: the stored version stays as it is and no eviction happens.
         """
@@ -790,8 +797,6 @@ class SQLiteStore:
             raise StoreError(f"a store holds Record objects, got {type(record).__name__}")
         self._refuse_foreign_scope(record)
         events: list[EvictionEvent] = []
-        gone: set[str] = set()
-        scopes: dict[str, str] = {}
         try:
             with self._transaction():
                 if record.id in self._quarantined:
@@ -806,21 +811,17 @@ class SQLiteStore:
                 if index is not None:
                     index.add(record)
                 self._insert(record)
-                while len(self._records) + 1 - len(events) > self._capacity:
-                    rng = random.Random(f"{self._seed}:{self._eviction_count + len(events)}")
-                    similar = index.max_similarity() if index is not None else None
-                    pool = [*self._records.values(), record]
-                    if gone:
-                        pool = [r for r in pool if r.id not in gone]
-                    record_id, reason, scores = self._rule.choose_victim(pool, rng, similar)
-                    victim = record if record_id == record.id else self._records.get(record_id)
-                    if victim is None or record_id in gone:
-                        raise StoreError(f"retention rule {self._rule.name} chose unknown record {record_id}")
-                    gone.add(record_id)
-                    scopes[record_id] = victim.scope
+                planned = plan_evictions(
+                    self._rule,
+                    list(self._records.values()),
+                    record,
+                    self._capacity,
+                    seed=self._seed,
+                    evicted_before=self._eviction_count,
+                    index=index,
+                )
+                for victim, (_, reason, scores) in planned:
                     events.append(self._log_eviction(victim, self._rule.name, reason, scores))
-                    if index is not None:
-                        index.remove(victim.id)
         except BaseException:
             self._index = None
             raise
@@ -830,8 +831,6 @@ class SQLiteStore:
             del self._records[event.record_id]
             del self._versions[event.record_id]
         self._eviction_count += len(events)
-        if self.access is not None:  # capacity is the store's, over all scopes; another scope's ids stay unseen
-            events = [e for e in events if self._may_read_scope(scopes.get(e.record_id))]
         return events
 
     @_locked
@@ -912,6 +911,13 @@ class SQLiteStore:
             self._versions[new.id] = new.version
             if self._index is not None:
                 self._index.add(new)
+
+    def _refuse_scoped_copy(self) -> None:
+        if self.access is not None:
+            raise StoreError(
+                f"a copy holds every scope of {self.path}, and this store was opened for "
+                f"{self.access.describe()}; copy it opened without a scope"
+            )
 
     def _refuse_foreign_scope(self, record: Record) -> None:
         if self.access is not None and record.scope != self.access.own:
@@ -1121,11 +1127,11 @@ class SQLiteStore:
         except sqlite3.Error as error:
             raise StoreError(f"writing to the memory store {self.path} failed: {error}") from error
 
-    def _redundancy_index(self) -> RedundancyIndex | None:
+    def _redundancy_index(self) -> ScopedRedundancyIndex | None:
         if not self._rule.needs_redundancy:
             return None
         if self._index is None:
-            self._index = RedundancyIndex(list(self._records.values()))
+            self._index = ScopedRedundancyIndex(self._records.values())
         return self._index
 
     def _insert(self, record: Record) -> None:
@@ -1194,6 +1200,7 @@ class SQLiteStore:
     @_locked
     def dump_rows(self) -> StoreRows:
         """Everything stored, bodies as stored (a quarantined one too), for `countermem memory copy`."""
+        self._refuse_scoped_copy()
         self._sync()
         conn = self._conn
         meta = {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta")}
@@ -1220,6 +1227,7 @@ class SQLiteStore:
     def load_rows(self, rows: StoreRows) -> None:
         """Fill this empty store with `rows` (settings included); refused when it holds anything."""
         self._require_writable()
+        self._refuse_scoped_copy()
         with self._transaction():
             held = self._conn.execute(
                 "SELECT (SELECT COUNT(*) FROM records) + (SELECT COUNT(*) FROM record_history) "

@@ -38,7 +38,8 @@ def store_page(data: StoreData, key: str, links: Links, page: int = 1) -> tuple[
         ("file", esc(data.path)),
         *([("read as", esc(data.access.describe()) + " " + note_inline("other scopes are not shown"))]
           if data.access is not None else []),
-        ("records", f"{stats.count} of capacity {stats.capacity}" + (" (frozen snapshot)" if data.frozen else "")),
+        ("records", (f"{stats.count} (capacity {stats.capacity} per scope)" if len(stats.by_scope) > 1
+                     else f"{stats.count} of capacity {stats.capacity}") + (" (frozen snapshot)" if data.frozen else "")),
         ("retired (kept, never offered)", str(len(data.retired))),
         ("by scope", esc(_counts(_by_scope(listed)) or "none")),
         ("retention", esc(stats.retention)),
