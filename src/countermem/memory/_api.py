@@ -31,6 +31,7 @@ from countermem.memory._generator import Generator, GeneratorSettings
 from countermem.memory._provenance import build_provenance
 from countermem.memory._retrieval import Retriever
 from countermem.memory._scope import DEFAULT_SCOPE, ScopeAccess
+from countermem.memory._segmented import EmbedLayout
 from countermem.memory._store import SQLiteStore
 from countermem.selector import Selector, TopOne
 
@@ -46,6 +47,7 @@ def open_memory(
     *,
     action_language: str,
     embedder: str = "minilm",
+    embed_layout: EmbedLayout = "full",
     selector: Selector | None = None,
     k: int = 3,
     capacity: int = 200,
@@ -63,6 +65,9 @@ def open_memory(
     a file that is not a countermem store, a foreign SQLite database) raises a `CountermemError`
     and leaves no file or folder behind that it created.
 
+    `embed_layout` is `full` (default) or `segmented` (the task part embedded once per task, the
+    step part per decision: `countermem.memory._segmented`, docs/embedding.md).
+
     `scope` is the team, project or tenant this memory belongs to: what it learns is stored in
     that scope, and it is offered only records of `scope` and of the `read_scopes` shared with it
     (`countermem.memory._scope`). A bad scope name is a `ConfigError`, before any file is touched.
@@ -76,7 +81,7 @@ def open_memory(
         if not read_only:
             path.parent.mkdir(parents=True, exist_ok=True)
         opened = SQLiteStore(path, read_only=True, access=access) if read_only else _writable(path, capacity, access)
-        retriever = Retriever(opened, make_embedder(embedder), k=k, access=access)
+        retriever = Retriever(opened, make_embedder(embedder), k=k, access=access, embed_layout=embed_layout)
     except BaseException:
         for folder in made:
             try:

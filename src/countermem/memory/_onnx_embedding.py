@@ -180,6 +180,13 @@ class OnnxMiniLMEmbedder:
     def embed(self, texts: list[str]) -> FloatRows:
         return _embed_cached(texts, self._cache, MINILM_DIM, self._compute)
 
+    def cut_to_pieces(self, text: str, n: int) -> str:
+        """`text` up to the end of its `n`-th word piece (the segmented layout's step part)."""
+        self.load()
+        encoding = self._tokenizer.encode(text)
+        pieces = encoding.offsets[1:-1]  # without [CLS] and [SEP]
+        return text if len(pieces) <= n else text[: pieces[n - 1][1]]
+
     def _compute(self, texts: list[str]) -> FloatRows:
         self.load()
         windows = [np.asarray(e.ids, dtype=np.int64) for e in self._tokenizer.encode_batch(texts)]
