@@ -47,6 +47,7 @@ import numpy as np
 
 from countermem.core import Action, CheckResult, Facts
 from countermem.memory import (
+    DEFAULT_TASK_WEIGHT,
     DecisionParts,
     EmbedLayout,
     SegmentedEncoder,
@@ -588,11 +589,17 @@ class PrecomputedKeys:
 EMBEDDERS = ("minilm", "onnx", "onnx-int8")
 
 
-def part_d(sizes: list[int], n_tasks: int, situations: str, layout: EmbedLayout = "full") -> list[Row]:
+def part_d(
+    sizes: list[int],
+    n_tasks: int,
+    situations: str,
+    layout: EmbedLayout = "full",
+    task_weight: float = DEFAULT_TASK_WEIGHT,
+) -> list[Row]:
     print(
         f"\n(d) decision time including the query embedding: {n_tasks} {situations} tasks x {DECISIONS_PER_TASK} "
         "decisions (the first without an action, then after each failed one), retrieve + TopOne + render, "
-        f"{layout} layout"
+        f"{layout} layout" + (f" (task weight {task_weight})" if layout == "segmented" else "")
     )
     select, _ = topone_selector()
     decisions = task_decisions(n_tasks, seed=11) if situations == "synthetic" else spider_decisions(n_tasks, seed=11)
@@ -604,7 +611,7 @@ def part_d(sizes: list[int], n_tasks: int, situations: str, layout: EmbedLayout 
     for label in EMBEDDERS:
         try:
             if layout == "segmented":
-                keys = SegmentedEncoder(make_embedder(label)).key_vectors([record_key_parts(r) for r in base])
+                keys = SegmentedEncoder(make_embedder(label), task_weight=task_weight).key_vectors([record_key_parts(r) for r in base])
             else:
                 keys = normalize_rows(make_embedder(label).embed([record_key_text(r) for r in base]))
         except EmbedderUnavailableError as error:
@@ -617,7 +624,7 @@ def part_d(sizes: list[int], n_tasks: int, situations: str, layout: EmbedLayout 
                 tiled = normalize_rows(tiled + noise.normal(0, 0.02, tiled.shape).astype(np.float32))
             inner = make_embedder(label)  # fresh caches: nothing is embedded before the timed decisions
             inner.embed(["warm up: load the model"])
-            retriever = Retriever(records, PrecomputedKeys(inner, tiled), embed_layout=layout)
+            retriever = Retriever(records, PrecomputedKeys(inner, tiled), embed_layout=layout, task_weight=task_weight)
             wall: list[float] = []
             cpu: list[float] = []
             embed: list[float] = []
@@ -756,6 +763,9 @@ def main(argv: list[str] | None = None) -> int:
         default="full",
         help="(d): the embedding layout of decisions and record keys (docs/embedding.md)",
     )
+    parser.add_argument(
+        "--task-weight", type=float, default=DEFAULT_TASK_WEIGHT, help="(d), segmented: the task part's weight"
+    )
     args = parser.parse_args(argv)
     large = 20_000 if args.quick else 100_000
     decisions = 200
@@ -765,7 +775,7 @@ def main(argv: list[str] | None = None) -> int:
     embedder = LexicalEmbedder()
     rows_a = part_a([200, large], decisions, embedder) if "a" in args.parts else []
     rows_b = part_b(40 if args.quick else 200) if "b" in args.parts else []
-    rows_d = part_d([200, large], 10 if args.quick else 25, args.situations, args.layout) if "d" in args.parts else []
+    rows_d = part_d([200, large], 10 if args.quick else 25, args.situations, args.layout, args.task_weight) if "d" in args.parts else []
     rows_c: list[Row] = []
     if "c" in args.parts:
         with tempfile.TemporaryDirectory(prefix="countermem-speed-") as folder:

@@ -90,6 +90,7 @@ class MemorySettings(BaseModel):
     retention: str = "utility"
     embedder: Literal["minilm", "onnx", "onnx-int8", "lexical"] = "minilm"
     embed_layout: Literal["full", "segmented"] = "full"
+    embed_task_weight: float = 0.9
     k: int = 3
     scope: Literal["domain", "benchmark"] = "domain"
     rank: Literal["similarity", "random", "shuffled"] = "similarity"
@@ -358,7 +359,7 @@ def _learn_while_advising(
 
     retriever = Retriever(
         earlier_records, make_embedder(settings.embedder), k=settings.k, scope=settings.scope,
-        embed_layout=settings.embed_layout,
+        embed_layout=settings.embed_layout, task_weight=settings.embed_task_weight,
         use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed, access=settings.access,
     )
     advisor = CounterfactualMemory(
@@ -489,7 +490,7 @@ def _advised_stage(
         retriever = Retriever(
             _offerable_pool(store) if settings.rendering == "lesson" else store,
             make_embedder(settings.embedder), k=settings.k, scope=settings.scope,
-            embed_layout=settings.embed_layout,
+            embed_layout=settings.embed_layout, task_weight=settings.embed_task_weight,
             use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed, access=settings.access,
         )
         advisor = CounterfactualMemory(

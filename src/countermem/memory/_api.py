@@ -31,7 +31,7 @@ from countermem.memory._generator import Generator, GeneratorSettings
 from countermem.memory._provenance import build_provenance
 from countermem.memory._retrieval import Retriever
 from countermem.memory._scope import DEFAULT_SCOPE, ScopeAccess
-from countermem.memory._segmented import EmbedLayout
+from countermem.memory._segmented import DEFAULT_TASK_WEIGHT, EmbedLayout
 from countermem.memory._store import SQLiteStore
 from countermem.selector import Selector, TopOne
 
@@ -48,6 +48,7 @@ def open_memory(
     action_language: str,
     embedder: str = "minilm",
     embed_layout: EmbedLayout = "full",
+    task_weight: float = DEFAULT_TASK_WEIGHT,
     selector: Selector | None = None,
     k: int = 3,
     capacity: int = 200,
@@ -66,7 +67,8 @@ def open_memory(
     and leaves no file or folder behind that it created.
 
     `embed_layout` is `full` (default) or `segmented` (the task part embedded once per task, the
-    step part per decision: `countermem.memory._segmented`, docs/embedding.md).
+    step part per decision, weighted `task_weight` to `1 - task_weight`: `countermem.memory._segmented`,
+    docs/embedding.md).
 
     `scope` is the team, project or tenant this memory belongs to: what it learns is stored in
     that scope, and it is offered only records of `scope` and of the `read_scopes` shared with it
@@ -81,7 +83,7 @@ def open_memory(
         if not read_only:
             path.parent.mkdir(parents=True, exist_ok=True)
         opened = SQLiteStore(path, read_only=True, access=access) if read_only else _writable(path, capacity, access)
-        retriever = Retriever(opened, make_embedder(embedder), k=k, access=access, embed_layout=embed_layout)
+        retriever = Retriever(opened, make_embedder(embedder), k=k, access=access, embed_layout=embed_layout, task_weight=task_weight)
     except BaseException:
         for folder in made:
             try:

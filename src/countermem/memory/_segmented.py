@@ -36,7 +36,7 @@ from countermem.memory._record import Record, brief_of
 
 EmbedLayout = Literal["full", "segmented"]
 EMBED_LAYOUTS: tuple[EmbedLayout, ...] = ("full", "segmented")
-DEFAULT_TASK_WEIGHT = 0.7
+DEFAULT_TASK_WEIGHT = 0.9
 """Weight of the task part (docs/embedding.md has the sweep this was chosen from)."""
 DEFAULT_STEP_PIECES = 64
 _CHARS_PER_PIECE = 4
