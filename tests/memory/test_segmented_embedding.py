@@ -13,6 +13,7 @@ import random
 import re
 import statistics
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -269,3 +270,16 @@ def test_segmented_ranks_relevant_spider_records_at_least_as_high_as_full(spider
     reversed_keys = seg_keys[::-1].copy()
     blind = [_top3(reversed_keys, encoder.query_vector(data.queries[0].parts)) for _ in data.queries]
     assert _precision(data, [[len(data.records) - 1 - i for i in top] for top in blind]) < p_seg
+
+
+def test_open_memory_and_the_study_config_choose_the_layout(tmp_path: Path) -> None:
+    from countermem.experiment._study_config import MemoryConfig
+    from countermem.memory import open_memory
+
+    memory = open_memory(tmp_path / "store.sqlite", action_language="sql", embedder="lexical", embed_layout="segmented")
+    assert memory.retriever.embed_layout == "segmented" and memory.retriever.segments is not None
+    assert open_memory(tmp_path / "other.sqlite", action_language="sql", embedder="lexical").retriever.segments is None
+    assert MemoryConfig().embed_layout == "full"
+    assert MemoryConfig(embed_layout="segmented", embed_task_weight=1.0).embed_task_weight == 1.0
+    with pytest.raises(ValueError, match="embed_task_weight"):
+        MemoryConfig(embed_layout="segmented", embed_task_weight=1.5)

@@ -27,9 +27,8 @@ stays while the last action and its observation change, and `decision_text` puts
 first. When the situation alone fills the 256-piece window, everything after it is cut, so every
 decision of the task feeds the network exactly the same word pieces: the first decision runs the
 network, the later ones cost one tokenization and return the identical row. This is the lossless
-form of "embed the per-task part once". The lossy form (embed situation and tail apart and
-average them by word-piece count) moved the top-3 neighbours more than the int8 weights do
-(docs/embedding.md), so it is not offered.
+form of "embed the per-task part once"; the `segmented` layout (`_segmented`) is the other form,
+which changes the vectors on purpose (question first, the last action embedded on its own).
 """
 
 from __future__ import annotations
