@@ -13,7 +13,9 @@ its `Facts`, its domain and benchmark, and optionally a query embedding the call
    the filter off for the ablation (candidates still say whether their condition held).
 3. Rank: cosine similarity between the query embedding and each record's key embedding, the
    embedding of `record_key_text` (situation + original action: what the agent saw and the
-   action it was about to take, which is what the current decision looks like). A tiny
+   action it was about to take, which is what the current decision looks like). Under
+   `embed_layout="segmented"` both sides are instead a weighted sum of a per-task vector (question,
+   then situation) and a per-step one (the action; `countermem.memory._segmented`). A tiny
    `gain_weight` (default 1e-3) times the record's checked utility gain breaks near-ties toward the
    record that proved more; it cannot reorder records whose similarities differ by more than 1e-3.
    Exact ties left after that go to a fixed pseudo-random key per record id, so the order does
