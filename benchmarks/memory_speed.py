@@ -19,6 +19,8 @@
     observation change, each decision = retrieve (embedding the query through the embedder's caches,
     as in a run) + TopOne + render; and how often the onnx and minilm embedders offer the same records.
     `--situations spider` takes the decisions from real Spider tasks instead (the store stays synthetic).
+    `--layout segmented` embeds decisions and keys in the segmented layout (the task part once per
+    task, the last action and its check per decision: `countermem.memory._segmented`).
 
 Records are synthetic but shaped like the SQL domain's: a question, a schema of 4-8 tables,
 the failed query and its error (about 1,000 characters), and conditions drawn from templates over
@@ -44,7 +46,17 @@ from pathlib import Path
 import numpy as np
 
 from countermem.core import Action, CheckResult, Facts
-from countermem.memory import candidate_features, make_embedder, render_record
+from countermem.memory import (
+    DEFAULT_TASK_WEIGHT,
+    DecisionParts,
+    EmbedLayout,
+    SegmentedEncoder,
+    candidate_features,
+    decision_parts,
+    make_embedder,
+    record_key_parts,
+    render_record,
+)
 from countermem.memory._embedding import (
     Embedder,
     EmbedderUnavailableError,
@@ -486,6 +498,7 @@ class TaskDecision:
     task: int
     text: str
     facts: Facts
+    parts: DecisionParts
 
 
 def task_decisions(n_tasks: int, seed: int) -> list[TaskDecision]:
@@ -495,14 +508,21 @@ def task_decisions(n_tasks: int, seed: int) -> list[TaskDecision]:
     out: list[TaskDecision] = []
     for task in range(n_tasks):
         scene = make_scene(rng)
-        out.append(TaskDecision(task, decision_text(scene.situation), scene.facts))
+        out.append(TaskDecision(task, decision_text(scene.situation), scene.facts, decision_parts(scene.situation)))
         for _ in range(DECISIONS_PER_TASK - 1):
             action = make_scene(rng).action
             _, template = rng.choice(ERRORS)
             observation = template.format(
                 c=rng.choice(COLUMNS), t=rng.choice(TABLES), n=rng.randint(0, 9), m=rng.randint(10, 40)
             )
-            out.append(TaskDecision(task, decision_text(scene.situation, action, observation), scene.facts))
+            out.append(
+                TaskDecision(
+                    task,
+                    decision_text(scene.situation, action, observation),
+                    scene.facts,
+                    decision_parts(scene.situation, "", action, observation),
+                )
+            )
     return out
 
 
@@ -520,14 +540,15 @@ def spider_decisions(n_tasks: int, seed: int) -> list[TaskDecision]:
     out: list[TaskDecision] = []
     for index, task in enumerate(tasks):
         situation, facts = benchmark.render_task(task), benchmark.facts(task)
-        out.append(TaskDecision(index, decision_text(situation), facts))
+        out.append(TaskDecision(index, decision_text(situation), facts, decision_parts(situation, task.prompt)))
         wrong = benchmark.wrong_action(task).content
         for action in (wrong, f"{wrong} LIMIT 1", f"{wrong} ORDER BY 1 DESC")[: DECISIONS_PER_TASK - 1]:
             _, template = rng.choice(ERRORS)
             observation = template.format(
                 c=rng.choice(COLUMNS), t=rng.choice(TABLES), n=rng.randint(0, 9), m=rng.randint(10, 40)
             )
-            out.append(TaskDecision(index, decision_text(situation, action, observation), facts))
+            parts = decision_parts(situation, task.prompt, action, observation)
+            out.append(TaskDecision(index, decision_text(situation, action, observation), facts, parts))
     return out
 
 
@@ -551,21 +572,34 @@ class PrecomputedKeys:
     def dim(self) -> int:
         return self.inner.dim
 
+    def cut_to_pieces(self, text: str, n: int) -> str:
+        cut: str = self.inner.cut_to_pieces(text, n)  # type: ignore[attr-defined]
+        return cut
+
     def embed(self, texts: list[str]) -> np.ndarray:
         if self._keys is not None:
             keys, self._keys = self._keys, None
-            assert len(keys) == len(texts), "the first embed call is the store's keys"
-            return keys
+            # the first embed call is the store's keys; the segmented layout asks for a task and a
+            # step text per record in that one call: both get the key's vector, which sums to it
+            assert len(texts) % len(keys) == 0, "the first embed call is the store's keys"
+            return np.tile(keys, (len(texts) // len(keys), 1))
         return self.inner.embed(texts)
 
 
 EMBEDDERS = ("minilm", "onnx", "onnx-int8")
 
 
-def part_d(sizes: list[int], n_tasks: int, situations: str) -> list[Row]:
+def part_d(
+    sizes: list[int],
+    n_tasks: int,
+    situations: str,
+    layout: EmbedLayout = "full",
+    task_weight: float = DEFAULT_TASK_WEIGHT,
+) -> list[Row]:
     print(
         f"\n(d) decision time including the query embedding: {n_tasks} {situations} tasks x {DECISIONS_PER_TASK} "
-        "decisions (the first without an action, then after each failed one), retrieve + TopOne + render"
+        "decisions (the first without an action, then after each failed one), retrieve + TopOne + render, "
+        f"{layout} layout" + (f" (task weight {task_weight})" if layout == "segmented" else "")
     )
     select, _ = topone_selector()
     decisions = task_decisions(n_tasks, seed=11) if situations == "synthetic" else spider_decisions(n_tasks, seed=11)
@@ -576,7 +610,10 @@ def part_d(sizes: list[int], n_tasks: int, situations: str) -> list[Row]:
     offered: dict[str, list[list[str]]] = {}
     for label in EMBEDDERS:
         try:
-            keys = normalize_rows(make_embedder(label).embed([record_key_text(r) for r in base]))
+            if layout == "segmented":
+                keys = SegmentedEncoder(make_embedder(label), task_weight=task_weight).key_vectors([record_key_parts(r) for r in base])
+            else:
+                keys = normalize_rows(make_embedder(label).embed([record_key_text(r) for r in base]))
         except EmbedderUnavailableError as error:
             print(f"    {label} skipped: {error}")
             continue
@@ -587,14 +624,15 @@ def part_d(sizes: list[int], n_tasks: int, situations: str) -> list[Row]:
                 tiled = normalize_rows(tiled + noise.normal(0, 0.02, tiled.shape).astype(np.float32))
             inner = make_embedder(label)  # fresh caches: nothing is embedded before the timed decisions
             inner.embed(["warm up: load the model"])
-            retriever = Retriever(records, PrecomputedKeys(inner, tiled))
+            retriever = Retriever(records, PrecomputedKeys(inner, tiled), embed_layout=layout, task_weight=task_weight)
             wall: list[float] = []
             cpu: list[float] = []
             embed: list[float] = []
             chosen_ids: list[str] = []
             for decision in decisions:
                 start, start_cpu = time.perf_counter(), time.process_time()
-                result = retriever.retrieve(RetrievalQuery(decision.text, decision.facts, "sql", "spider"))
+                query = RetrievalQuery(decision.text, decision.facts, "sql", "spider", parts=decision.parts)
+                result = retriever.retrieve(query)
                 chosen = select(result)
                 _ = render(chosen) if chosen is not None else ""
                 wall.append((time.perf_counter() - start) * 1000)
@@ -605,6 +643,9 @@ def part_d(sizes: list[int], n_tasks: int, situations: str) -> list[Row]:
                 offered[label] = [ids.split(",") for ids in chosen_ids]
             stats = getattr(inner, "stats", None)
             cached = f", word-piece window reused in {stats.window_hits}/{stats.texts}" if stats else ""
+            if retriever.segments is not None:
+                seg = retriever.segments.stats
+                cached += f", task part embedded {seg.task_embeds}x, reused {seg.task_hits}x, steps {seg.step_embeds}"
             rows.append(
                 Row(
                     f"{label}, {size} records" + ("" if situations == "synthetic" else f", {situations}"),
@@ -716,6 +757,15 @@ def main(argv: list[str] | None = None) -> int:
         default="synthetic",
         help="(d): synthetic SQL situations, or real Spider tasks as decisions (needs the Spider data)",
     )
+    parser.add_argument(
+        "--layout",
+        choices=("full", "segmented"),
+        default="full",
+        help="(d): the embedding layout of decisions and record keys (docs/embedding.md)",
+    )
+    parser.add_argument(
+        "--task-weight", type=float, default=DEFAULT_TASK_WEIGHT, help="(d), segmented: the task part's weight"
+    )
     args = parser.parse_args(argv)
     large = 20_000 if args.quick else 100_000
     decisions = 200
@@ -725,7 +775,7 @@ def main(argv: list[str] | None = None) -> int:
     embedder = LexicalEmbedder()
     rows_a = part_a([200, large], decisions, embedder) if "a" in args.parts else []
     rows_b = part_b(40 if args.quick else 200) if "b" in args.parts else []
-    rows_d = part_d([200, large], 10 if args.quick else 25, args.situations) if "d" in args.parts else []
+    rows_d = part_d([200, large], 10 if args.quick else 25, args.situations, args.layout, args.task_weight) if "d" in args.parts else []
     rows_c: list[Row] = []
     if "c" in args.parts:
         with tempfile.TemporaryDirectory(prefix="countermem-speed-") as folder:

@@ -257,6 +257,13 @@ def test_open_memory_takes_a_postgres_url(pg_url: StoreAt) -> None:
     assert memory.store.get(make(0).id).counters.retrieved == 1
 
 
+def test_the_segmented_layout_ranks_in_memory_on_a_postgres_store(pg_url: StoreAt) -> None:
+    """The server holds keys of the full layout only: a segmented reader must not get them."""
+    memory = open_memory(pg_url(), action_language="sql", embedder="lexical", embed_layout="segmented")
+    assert not isinstance(memory.retriever, ServerRetriever)
+    assert memory.retriever.embed_layout == "segmented"
+
+
 def test_a_writer_held_up_past_busy_timeout_says_so(pg_url: StoreAt) -> None:
     url = pg_url()
     open_store(url).close()

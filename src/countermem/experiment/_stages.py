@@ -96,6 +96,8 @@ class MemorySettings(BaseModel):
     capacity: int = 200
     retention: str = "utility"
     embedder: Literal["minilm", "onnx", "onnx-int8", "lexical"] = "minilm"
+    embed_layout: Literal["full", "segmented"] = "full"
+    embed_task_weight: float = 0.9
     k: int = 3
     scope: Literal["domain", "benchmark"] = "domain"
     rank: Literal["similarity", "random", "shuffled"] = "similarity"
@@ -371,6 +373,7 @@ def _learn_while_advising(
 
     retriever = Retriever(
         earlier_records, make_embedder(settings.embedder), k=settings.k, scope=settings.scope,
+        embed_layout=settings.embed_layout, task_weight=settings.embed_task_weight,
         use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed, access=settings.access,
     )
     advisor = CounterfactualMemory(
@@ -501,6 +504,7 @@ def _advised_stage(
         retriever = Retriever(
             _offerable_pool(store) if settings.rendering == "lesson" else store,
             make_embedder(settings.embedder), k=settings.k, scope=settings.scope,
+            embed_layout=settings.embed_layout, task_weight=settings.embed_task_weight,
             use_conditions=settings.use_conditions, rank=settings.rank, seed=settings.seed, access=settings.access,
         )
         advisor = CounterfactualMemory(

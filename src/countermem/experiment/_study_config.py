@@ -122,6 +122,13 @@ class MemoryConfig(_Strict):
     model as an int8-weight ONNX file on onnxruntime, no torch; `countermem models pull
     minilm-l6-onnx-int8`), `onnx-int8` (that file with int8 multiplies: faster, neighbours further
     from minilm's; docs/embedding.md) or `lexical` (no model)."""
+    embed_layout: Literal["full", "segmented"] = "full"
+    """What a decision's and a record key's embedding is made of: `full` (one text, situation then
+    the last action and its check, cut at 256 word pieces) or `segmented` (the task's question and
+    situation embedded once per task, the last action and its check, cut to 64 word pieces, per
+    decision; a weighted sum of the two; docs/embedding.md)."""
+    embed_task_weight: float = Field(default=0.9, ge=0.0, le=1.0)
+    """`segmented` only: the task part's weight in the sum (1.0: the last action is not embedded)."""
     k: int = 3
     """Records offered at most per decision (after the condition filter and ranking)."""
     selector: Literal["dqn", "top1", "skip", "random"] = "dqn"

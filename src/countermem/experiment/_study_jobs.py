@@ -162,6 +162,7 @@ def memory_settings(ctx: JobContext, *, store: Path, checkpoint: Path | None) ->
     capacity = ctx.config.baselines.retention_capacity if spec.retention_capacity else memory.capacity
     return MemorySettings(
         store=store, capacity=capacity, retention=spec.retention, embedder=memory.embedder, k=memory.k,
+        embed_layout=memory.embed_layout, embed_task_weight=memory.embed_task_weight,
         rank=spec.rank, use_conditions=spec.use_conditions, show_task=memory.show_task,
         selector=spec.selector_in(memory.selector),
         after_malformed=memory.after_malformed, redact=memory.redact,

@@ -275,6 +275,7 @@ class CounterfactualMemory:
             benchmark=decision.task.benchmark,
             last_action=decision.last_action.content if decision.last_action else None,
             last_observation=decision.last_result.details if decision.last_result else None,
+            question=decision.task.prompt,
         )
         result = self._offerable(self.retriever.retrieve(query), decision.task.id)
         self.stats.attempts += 1

@@ -36,6 +36,7 @@ from countermem.memory._pgstore import PostgresStore, display_url, is_postgres_u
 from countermem.memory._provenance import build_provenance
 from countermem.memory._retrieval import Retriever
 from countermem.memory._scope import DEFAULT_SCOPE, ScopeAccess
+from countermem.memory._segmented import DEFAULT_TASK_WEIGHT, EmbedLayout
 from countermem.memory._store import SQLiteStore
 from countermem.selector import Selector, TopOne
 
@@ -51,6 +52,8 @@ def open_memory(
     *,
     action_language: str,
     embedder: str = "minilm",
+    embed_layout: EmbedLayout = "full",
+    task_weight: float = DEFAULT_TASK_WEIGHT,
     selector: Selector | None = None,
     k: int = 3,
     capacity: int = 200,
@@ -68,6 +71,10 @@ def open_memory(
     a file that is not a countermem store, a foreign SQLite database) raises a `CountermemError`
     and leaves no file or folder behind that it created.
 
+    `embed_layout` is `full` (default) or `segmented` (the task part embedded once per task, the
+    step part per decision, weighted `task_weight` to `1 - task_weight`: `countermem.memory._segmented`,
+    docs/embedding.md).
+
     `scope` is the team, project or tenant this memory belongs to: what it learns is stored in
     that scope, and it is offered only records of `scope` and of the `read_scopes` shared with it
     (`countermem.memory._scope`). A bad scope name is a `ConfigError`, before any file is touched.
@@ -79,7 +86,9 @@ def open_memory(
         url = str(store)
         server = PostgresStore(url, read_only=True, access=access) if read_only else _writable(url, capacity, access)
         return CounterfactualMemory(
-            make_retriever(server, make_embedder(embedder), k=k, access=access),
+            make_retriever(
+                server, make_embedder(embedder), k=k, access=access, embed_layout=embed_layout, task_weight=task_weight
+            ),
             selector or TopOne(),
             action_language=action_language,
             store=server,
@@ -91,7 +100,7 @@ def open_memory(
         if not read_only:
             path.parent.mkdir(parents=True, exist_ok=True)
         opened = SQLiteStore(path, read_only=True, access=access) if read_only else _writable(path, capacity, access)
-        retriever = Retriever(opened, make_embedder(embedder), k=k, access=access)
+        retriever = Retriever(opened, make_embedder(embedder), k=k, access=access, embed_layout=embed_layout, task_weight=task_weight)
     except BaseException:
         for folder in made:
             try:

@@ -203,6 +203,13 @@ class LexicalEmbedder:
     def embed(self, texts: list[str]) -> FloatRows:
         return _embed_cached(texts, self._cache, self._dim, self._compute)
 
+    def cut_to_pieces(self, text: str, n: int) -> str:
+        """`text` up to its `n`-th word (this embedder's pieces are words)."""
+        for i, match in enumerate(_WORD.finditer(text)):
+            if i == n - 1:
+                return text[: match.end()]
+        return text
+
     def _compute(self, texts: list[str]) -> FloatRows:
         rows = np.zeros((len(texts), self._dim), dtype=np.float32)
         dim = np.uint64(self._dim)
@@ -275,6 +282,15 @@ class MiniLMEmbedder:
         with self._load_lock:
             if self._model is None:
                 self._model = _load_minilm(str(self.model_path))
+
+    def cut_to_pieces(self, text: str, n: int) -> str:
+        """`text` up to the end of its `n`-th word piece (the segmented layout's step part)."""
+        self.load()
+        encoded = self._model.tokenizer(
+            text, add_special_tokens=False, return_offsets_mapping=True, truncation=True, max_length=n + 1
+        )
+        offsets = encoded["offset_mapping"]
+        return text if len(offsets) <= n else text[: offsets[n - 1][1]]
 
     def _compute(self, texts: list[str]) -> FloatRows:
         self.load()

@@ -27,9 +27,8 @@ stays while the last action and its observation change, and `decision_text` puts
 first. When the situation alone fills the 256-piece window, everything after it is cut, so every
 decision of the task feeds the network exactly the same word pieces: the first decision runs the
 network, the later ones cost one tokenization and return the identical row. This is the lossless
-form of "embed the per-task part once". The lossy form (embed situation and tail apart and
-average them by word-piece count) moved the top-3 neighbours more than the int8 weights do
-(docs/embedding.md), so it is not offered.
+form of "embed the per-task part once"; the `segmented` layout (`_segmented`) is the other form,
+which changes the vectors on purpose (question first, the last action embedded on its own).
 """
 
 from __future__ import annotations
@@ -179,6 +178,13 @@ class OnnxMiniLMEmbedder:
 
     def embed(self, texts: list[str]) -> FloatRows:
         return _embed_cached(texts, self._cache, MINILM_DIM, self._compute)
+
+    def cut_to_pieces(self, text: str, n: int) -> str:
+        """`text` up to the end of its `n`-th word piece (the segmented layout's step part)."""
+        self.load()
+        encoding = self._tokenizer.encode(text)
+        pieces = encoding.offsets[1:-1]  # without [CLS] and [SEP]
+        return text if len(pieces) <= n else text[: pieces[n - 1][1]]
 
     def _compute(self, texts: list[str]) -> FloatRows:
         self.load()

@@ -44,6 +44,7 @@ from countermem.memory._retrieval import (
     _timings,
 )
 from countermem.memory._scope import ScopeAccess
+from countermem.memory._segmented import DEFAULT_TASK_WEIGHT, EmbedLayout
 from countermem.memory._store import SQLiteStore
 
 DEFAULT_OVERFETCH = 16
@@ -190,16 +191,23 @@ def make_retriever(
     rank: RankMode = "similarity",
     use_conditions: bool = True,
     access: ScopeAccess | None = None,
+    embed_layout: EmbedLayout = "full",
+    task_weight: float = DEFAULT_TASK_WEIGHT,
 ) -> Retriever:
     """The retriever for a store: on the server for a Postgres store in the plain mode, else in memory.
 
     With `access`, only records of the scopes it may read are offered; a Postgres store must then
-    have been opened with the same access (its queries carry the scope filter)."""
-    if isinstance(store, PostgresStore) and not store.read_only and rank == "similarity" and use_conditions:
+    have been opened with the same access (its queries carry the scope filter). The server holds
+    keys of the `full` layout only, so the `segmented` layout ranks in memory."""
+    server_ranks = rank == "similarity" and use_conditions and embed_layout == "full"
+    if isinstance(store, PostgresStore) and not store.read_only and server_ranks:
         if access is not None and store.access != access:
             raise StoreError(
                 f"the Postgres store was opened for {store.access.describe() if store.access else 'every scope'}, "
                 f"not {access.describe()}; open it with access=... to retrieve for that reader"
             )
         return ServerRetriever(store, embedder, k=k, scope=scope)
-    return Retriever(store, embedder, k=k, scope=scope, rank=rank, use_conditions=use_conditions, access=access)
+    return Retriever(
+        store, embedder, k=k, scope=scope, rank=rank, use_conditions=use_conditions, access=access,
+        embed_layout=embed_layout, task_weight=task_weight,
+    )

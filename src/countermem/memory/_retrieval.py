@@ -13,7 +13,9 @@ its `Facts`, its domain and benchmark, and optionally a query embedding the call
    the filter off for the ablation (candidates still say whether their condition held).
 3. Rank: cosine similarity between the query embedding and each record's key embedding, the
    embedding of `record_key_text` (situation + original action: what the agent saw and the
-   action it was about to take, which is what the current decision looks like). A tiny
+   action it was about to take, which is what the current decision looks like). Under
+   `embed_layout="segmented"` both sides are instead a weighted sum of a per-task vector (question,
+   then situation) and a per-step one (the action; `countermem.memory._segmented`). A tiny
    `gain_weight` (default 1e-3) times the record's checked utility gain breaks near-ties toward the
    record that proved more; it cannot reorder records whose similarities differ by more than 1e-3.
    Exact ties left after that go to a fixed pseudo-random key per record id, so the order does
@@ -76,6 +78,16 @@ from countermem.memory._conditions import Condition
 from countermem.memory._embedding import Embedder, FloatRows, normalize_rows
 from countermem.memory._record import ApplicabilityCondition, Record
 from countermem.memory._scope import ScopeAccess
+from countermem.memory._segmented import (
+    DEFAULT_STEP_PIECES,
+    DEFAULT_TASK_WEIGHT,
+    EMBED_LAYOUTS,
+    DecisionParts,
+    EmbedLayout,
+    SegmentedEncoder,
+    decision_parts,
+    record_key_parts,
+)
 
 RetrievalScope = Literal["domain", "benchmark"]
 RankMode = Literal["similarity", "random", "shuffled"]
@@ -110,13 +122,18 @@ def decision_text(situation: str, last_action: str | None = None, last_observati
 
 @dataclass(frozen=True, eq=False)
 class RetrievalQuery:
-    """One decision as retrieval sees it; `embedding` (any width the embedder makes) skips embedding."""
+    """One decision as retrieval sees it; `embedding` (any width the embedder makes) skips embedding.
+
+    `parts` is the decision split for the `segmented` layout (`for_decision` fills it); a query
+    without it is embedded as `text` alone under that layout.
+    """
 
     text: str
     facts: Facts
     domain: str
     benchmark: str
     embedding: FloatRows | Sequence[float] | None = None
+    parts: DecisionParts | None = None
 
     @classmethod
     def for_decision(
@@ -129,6 +146,7 @@ class RetrievalQuery:
         last_action: str | None = None,
         last_observation: str | None = None,
         embedding: FloatRows | Sequence[float] | None = None,
+        question: str = "",
     ) -> RetrievalQuery:
         return cls(
             text=decision_text(situation, last_action, last_observation),
@@ -136,6 +154,7 @@ class RetrievalQuery:
             domain=domain,
             benchmark=benchmark,
             embedding=embedding,
+            parts=decision_parts(situation, question, last_action, last_observation),
         )
 
 
@@ -454,7 +473,12 @@ class Retriever:
         auto_refresh: bool = True,
         use_record_embeddings: bool = True,
         access: ScopeAccess | None = None,
+        embed_layout: EmbedLayout = "full",
+        task_weight: float = DEFAULT_TASK_WEIGHT,
+        step_pieces: int = DEFAULT_STEP_PIECES,
     ) -> None:
+        if embed_layout not in EMBED_LAYOUTS:
+            raise ConfigError(f"unknown embed layout {embed_layout!r}; choose {' or '.join(EMBED_LAYOUTS)}")
         if k < 1:
             raise ConfigError(f"retrieval must offer at least 1 record, got k={k}")
         if scope not in ("domain", "benchmark"):
@@ -476,6 +500,13 @@ class Retriever:
         self.auto_refresh = auto_refresh
         self.use_record_embeddings = use_record_embeddings
         self.embedder = embedder
+        self.embed_layout: EmbedLayout = embed_layout
+        self.segments = (
+            SegmentedEncoder(embedder, task_weight=task_weight, step_pieces=step_pieces)
+            if embed_layout == "segmented"
+            else None
+        )
+        """The segmented layout's encoder (None under `full`); its `stats` count task and step embeds."""
         self.access = access
         """Only records of these scopes enter the index (None: every record given); a store opened
         with an access filters already, this also holds for records given as a list or callable."""
@@ -543,6 +574,8 @@ class Retriever:
         dim = self.embedder.dim
         out = np.zeros((len(records), dim), dtype=np.float32)
         to_embed: list[int] = []
+        if self.segments is not None:  # stored embeddings are in the full layout: not comparable
+            return self.segments.key_vectors([record_key_parts(r) for r in records]), len(records)
         for i, record in enumerate(records):
             stored = record.embedding
             if self.use_record_embeddings and stored is not None and len(stored) == dim:
@@ -566,7 +599,11 @@ class Retriever:
     # --- one decision --------------------------------------------------------------------------
 
     def embed_query(self, text: str) -> FloatRows:
-        """The query vector for `text` (unit norm); callers may compute it once and reuse it."""
+        """The query vector for `text` (unit norm); callers may compute it once and reuse it.
+
+        Under the `segmented` layout `text` is taken as a task part without a step part."""
+        if self.segments is not None:
+            return self.segments.query_vector(DecisionParts(task=text))
         row: FloatRows = normalize_rows(self.embedder.embed([text]))[0]
         return row
 
@@ -650,6 +687,8 @@ class Retriever:
 
     def _query_vector(self, query: RetrievalQuery) -> FloatRows:
         if query.embedding is None:
+            if self.segments is not None:
+                return self.segments.query_vector(query.parts or DecisionParts(task=query.text))
             return self.embed_query(query.text)
         vector = np.asarray(query.embedding, dtype=np.float32).reshape(-1)
         if vector.shape != (self.embedder.dim,):
