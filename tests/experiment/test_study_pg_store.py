@@ -26,7 +26,7 @@ PASSWORD = "pw-never-in-the-folder"
 METHODS = ["none", "countermem"]
 
 
-def _config(store: str | None = None, name: str = "pg study") -> StudyConfig:
+def _config(store: str | None = None, name: str = "pg study", **extra: Any) -> StudyConfig:
     memory: dict[str, Any] = {"embedder": "lexical"}
     if store is not None:
         memory["store"] = store
@@ -34,7 +34,7 @@ def _config(store: str | None = None, name: str = "pg study") -> StudyConfig:
         "name": name, "benchmarks": ["sql-shop"], "methods": METHODS, "seeds": [1],
         "backbones": {"sim": {"kind": "simulated"}},
         "split": {"construct": 6, "train": 3, "heldout": 4},
-        "memory": memory,
+        "memory": memory, **extra,
     })
 
 
@@ -46,7 +46,7 @@ def _server_url(pg_url: StoreAt) -> str:
 
 def _heldout(root: Path) -> dict[str, list[tuple[str, bool, float]]]:
     found: dict[str, list[tuple[str, bool, float]]] = {}
-    for path in sorted((root / "results").rglob("results.jsonl")):
+    for path in sorted([*(root / "results").rglob("results.jsonl"), *(root / "analyses").rglob("results.jsonl")]):
         rows = [json.loads(line) for line in path.read_text().splitlines() if line]
         found[str(path.relative_to(root))] = [(r["task_id"], r["solved"], r["final_utility"]) for r in rows]
     return found
@@ -59,8 +59,9 @@ def _records(store: Any) -> list[tuple[str, float, str]]:
 def test_a_study_keeps_its_stores_in_server_schemas(pg_url: StoreAt, tmp_path: Path) -> None:
     url = _server_url(pg_url)
     on_files, on_server = tmp_path / "files", tmp_path / "server"
-    assert run_study(_config(), on_files, write_report=False).ok
-    outcome = run_study(_config(url), on_server, write_report=False)
+    accumulation = {"analyses": {"accumulation": [0, 3], "accumulation_methods": ["countermem"]}}
+    assert run_study(_config(**accumulation), on_files, write_report=False).ok
+    outcome = run_study(_config(url, **accumulation), on_server, write_report=False)
     assert outcome.ok, outcome.failed
 
     assert not list((on_server / "work").rglob("store.sqlite")), "a server study wrote a store file"
@@ -77,7 +78,9 @@ def test_a_study_keeps_its_stores_in_server_schemas(pg_url: StoreAt, tmp_path: P
         assert actual.content_sha256() == pin.store_sha256
 
     heldout = _heldout(on_server)
-    assert any("countermem" in key for key in heldout)
+    assert any("countermem" in key for key in heldout) and any("accumulation" in key for key in heldout)
+    snapshots = sorted(p.name for p in (on_server / "work").rglob("snapshots/*.sqlite"))
+    assert snapshots == ["after-0.sqlite", "after-3.sqlite"]  # copied out of the schema as SQLite files
     assert heldout == _heldout(on_files)
 
     leaked = [p for p in on_server.rglob("*") if p.is_file() and PASSWORD.encode() in p.read_bytes()]
