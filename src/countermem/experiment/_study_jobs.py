@@ -39,7 +39,15 @@ from countermem.experiment._stages import (
 )
 from countermem.experiment._study_config import StudyConfig
 from countermem.experiment._study_plan import Job, cell_tasks, construct_store, selector_checkpoint
-from countermem.experiment._study_store import job_store, read_pin, reset_server_store, store_pin, write_pin
+from countermem.experiment._study_store import (
+    StorePin,
+    job_store,
+    read_pin,
+    reset_server_store,
+    store_pin,
+    with_schema,
+    write_pin,
+)
 from countermem.llm import DEFAULT_REQUEST_TIMEOUT_S, LLM, CachedLLM, make_generator_llm, make_llm
 from countermem.memory import SQLiteStore, StoreLocation, copy_store
 
@@ -298,7 +306,8 @@ def _construct(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]
 def _train(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]:
     job = ctx.job
     assert job.method is not None and job.family is not None
-    store = job_store(ctx.root, ctx.config, job.cell, job.family)
+    server = _server_pin(ctx)
+    store = ctx.root / construct_store(job.cell, job.family) if server is None else server[0]
     checkpoint = ctx.root / selector_checkpoint(job.cell, job.method)
     settings = memory_settings(ctx, store=store, checkpoint=checkpoint)
     train_selector(
@@ -306,6 +315,20 @@ def _train(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]:
         on_task_done=on_task_done, simulated=ctx.simulated, epochs=ctx.config.memory.train_epochs,
     )
     return [checkpoint, ctx.out / "metrics.json", ctx.out / "stage.json"]
+
+
+def _server_pin(ctx: JobContext) -> tuple[str, StorePin] | None:
+    """(the schema's URL, the pin) of the server store the job's construct job made; None for a file store.
+    The schema is the one the pin names, so a resumed job opens what was built whatever names a newer
+    countermem would give."""
+    job, url = ctx.job, ctx.config.memory.store
+    if url is None:
+        return None
+    assert job.family is not None
+    pin_relative = store_pin(job.cell, job.family)
+    construct_id = f"construct/{job.cell.key}/{job.family}"
+    pin = read_pin(ctx.root / pin_relative, expected_hash(ctx.root, construct_id, pin_relative))
+    return with_schema(url, pin.schema_name), pin
 
 
 def expected_hash(root: Path, job_id: str, relative: Path) -> str:
@@ -343,10 +366,8 @@ def _evaluate(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]:
         store_relative = store_relative.parent / "snapshots" / f"after-{count}.sqlite"
         store = ctx.root / store_relative
         expected_store = expected_hash(ctx.root, construct_id, store_relative)
-    elif ctx.config.memory.store is not None:
-        pin = store_pin(job.cell, job.family)
-        expected_store = read_pin(ctx.root / pin, expected_hash(ctx.root, construct_id, pin)).store_sha256
-        store = job_store(ctx.root, ctx.config, job.cell, job.family)
+    elif (server := _server_pin(ctx)) is not None:
+        store, expected_store = server[0], server[1].store_sha256
     else:
         expected_store = expected_hash(ctx.root, construct_id, store_relative)
     checkpoint: Path | None = None
