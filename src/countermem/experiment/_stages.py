@@ -155,6 +155,7 @@ class MemorySettings(BaseModel):
 
     def flat(self) -> dict[str, str | int | float | bool | None]:
         data = self.model_dump(mode="json", exclude={"reward", "dqn", "generator", "lesson"})
+        data["store"] = describe_location(self.store)  # a run folder never holds a server's password
         data["reward"] = self.reward.model_dump_json()
         data["dqn"] = self.dqn.model_dump_json()
         data["generator"] = self.generator.model_dump_json()

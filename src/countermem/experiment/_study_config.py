@@ -12,10 +12,11 @@ import re
 import tomllib
 from pathlib import Path
 from typing import Literal
+from urllib.parse import parse_qsl, urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from countermem.core import ConfigError
+from countermem.core import ConfigError, StoreError
 from countermem.domains import benchmark_names
 from countermem.llm import MODEL_BACKBONES
 from countermem.memory import DEFAULT_SCOPE, GeneratorSettings, LessonSettings, validate_scope
@@ -159,10 +160,37 @@ class MemoryConfig(_Strict):
     `readable_scopes` are offered."""
     readable_scopes: list[str] = Field(default_factory=list)
     """Other scopes shared with `scope`: their records are offered too, never written."""
+    store: str | None = None
+    """Keep the stores on a Postgres server: `postgresql://user@host/db`. Each construct job writes its
+    store into a schema of its own there (named from the study's name and the job's cell), and the jobs
+    that read it open that schema; empty: a SQLite file in each job's folder. The password is never
+    written to the study folder (docs/postgres.md)."""
     merge: bool = False
     """Merge an admitted record into an equivalent stored one (same scope, condition and normalised edit),
     summing counters and keeping every source task; off by default (on the SIMULATED sql-shop bed it left
     held-out success unchanged)."""
+
+    @field_validator("store")
+    @classmethod
+    def _server_store(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        from countermem.memory._pgstore import display_url, is_postgres_url, split_url
+
+        if not is_postgres_url(value):
+            raise ValueError(
+                f"{display_url(value)!r} is not a Postgres URL; give postgresql://user@host:port/database "
+                "(or leave memory.store out for a SQLite file in each job's folder)"
+            )
+        try:
+            split_url(value)
+        except StoreError as error:
+            raise ValueError(str(error)) from None
+        if "schema" in dict(parse_qsl(urlsplit(value).query)):
+            raise ValueError(
+                f"{display_url(value)!r} names a ?schema=; leave it out, the study names one schema per store"
+            )
+        return value
 
     @model_validator(mode="after")
     def _scope_names(self) -> MemoryConfig:
@@ -286,8 +314,17 @@ class StudyConfig(_Strict):
     empty: start a Ray instance on this machine for the study. `--address` overrides it."""
 
     def identity_json(self) -> str:
-        """The config without how it is executed: what the study's hash and manifest record."""
-        return self.model_dump_json(exclude=set(EXECUTION_KEYS))
+        """The config without how it is executed: what the study's hash and manifest record.
+
+        A server store is in it without its password: the password is not where results live, and
+        this text is written to the study folder."""
+        config = self
+        if self.memory.store is not None:
+            from countermem.memory._pgstore import display_url
+
+            memory = self.memory.model_copy(update={"store": display_url(self.memory.store)})
+            config = self.model_copy(update={"memory": memory})
+        return config.model_dump_json(exclude=set(EXECUTION_KEYS))
 
     @model_validator(mode="after")
     def _non_empty(self) -> StudyConfig:

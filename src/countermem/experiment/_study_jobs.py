@@ -39,8 +39,17 @@ from countermem.experiment._stages import (
 )
 from countermem.experiment._study_config import StudyConfig
 from countermem.experiment._study_plan import Job, cell_tasks, construct_store, selector_checkpoint
+from countermem.experiment._study_store import (
+    StorePin,
+    job_store,
+    read_pin,
+    reset_server_store,
+    store_pin,
+    with_schema,
+    write_pin,
+)
 from countermem.llm import DEFAULT_REQUEST_TIMEOUT_S, LLM, CachedLLM, make_generator_llm, make_llm
-from countermem.memory import SQLiteStore
+from countermem.memory import SQLiteStore, StoreLocation, copy_store
 
 JOBS_DIR = "jobs"
 
@@ -156,7 +165,7 @@ def run_config(ctx: JobContext, *, split: str, temperature: float | None = None)
     )
 
 
-def memory_settings(ctx: JobContext, *, store: Path, checkpoint: Path | None) -> MemorySettings:
+def memory_settings(ctx: JobContext, *, store: StoreLocation, checkpoint: Path | None) -> MemorySettings:
     memory, spec = ctx.config.memory, ctx.spec
     assert spec is not None
     capacity = ctx.config.baselines.retention_capacity if spec.retention_capacity else memory.capacity
@@ -259,11 +268,13 @@ def _snapshot(store: Path, target: Path) -> None:
 def _construct(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]:
     job = ctx.job
     assert ctx.spec is not None and job.family is not None
-    store = ctx.root / construct_store(job.cell, job.family)
-    if ctx.spec.kind == "strategy":
+    if ctx.spec.kind == "strategy":  # a strategy bank is a file of its own, never a memory store
         from countermem.experiment._baseline_stages import construct_strategies
 
-        return construct_strategies(ctx, store, on_task_done)
+        return construct_strategies(ctx, ctx.root / construct_store(job.cell, job.family), on_task_done)
+    store = job_store(ctx.root, ctx.config, job.cell, job.family)
+    if isinstance(store, str):
+        reset_server_store(store)  # what an interrupted attempt wrote is gone, as its folder is
     settings = memory_settings(ctx, store=store, checkpoint=None)
     snapshots: list[Path] = []
     wanted = {c for c in job.checkpoints if c <= len(ctx.tasks)}
@@ -276,7 +287,10 @@ def _construct(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]
     def done(outcome: TaskOutcome, count: int, total: int) -> None:
         if count in wanted and count > 0:
             target = ctx.out / "snapshots" / f"after-{count}.sqlite"
-            _snapshot(store, target)
+            if isinstance(store, str):
+                copy_store(store, target)
+            else:
+                _snapshot(store, target)
             snapshots.append(target)
         if on_task_done is not None:
             on_task_done(outcome, count, total)
@@ -286,13 +300,15 @@ def _construct(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]
         RunDir(ctx.out / "construct"), on_task_done=done, simulated=ctx.simulated,
         generator_llm=build_generator_llm(ctx),
     )
-    return [store, *snapshots, ctx.out / "construct" / "metrics.json", ctx.out / "construct" / "stage.json"]
+    made = write_pin(store, ctx.root / store_pin(job.cell, job.family)) if isinstance(store, str) else store
+    return [made, *snapshots, ctx.out / "construct" / "metrics.json", ctx.out / "construct" / "stage.json"]
 
 
 def _train(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]:
     job = ctx.job
     assert job.method is not None and job.family is not None
-    store = ctx.root / construct_store(job.cell, job.family)
+    server = _server_pin(ctx)
+    store = ctx.root / construct_store(job.cell, job.family) if server is None else server[0]
     checkpoint = ctx.root / selector_checkpoint(job.cell, job.method)
     settings = memory_settings(ctx, store=store, checkpoint=checkpoint)
     train_selector(
@@ -300,6 +316,20 @@ def _train(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]:
         on_task_done=on_task_done, simulated=ctx.simulated, epochs=ctx.config.memory.train_epochs,
     )
     return [checkpoint, ctx.out / "metrics.json", ctx.out / "stage.json"]
+
+
+def _server_pin(ctx: JobContext) -> tuple[str, StorePin] | None:
+    """(the schema's URL, the pin) of the server store the job's construct job made; None for a file store.
+    The schema is the one the pin names, so a resumed job opens what was built whatever names a newer
+    countermem would give."""
+    job, url = ctx.job, ctx.config.memory.store
+    if url is None:
+        return None
+    assert job.family is not None
+    pin_relative = store_pin(job.cell, job.family)
+    construct_id = f"construct/{job.cell.key}/{job.family}"
+    pin = read_pin(ctx.root / pin_relative, expected_hash(ctx.root, construct_id, pin_relative))
+    return with_schema(url, pin.schema_name), pin
 
 
 def expected_hash(root: Path, job_id: str, relative: Path) -> str:
@@ -331,17 +361,23 @@ def _evaluate(ctx: JobContext, on_task_done: ProgressHook | None) -> list[Path]:
     assert job.family is not None
     construct_id = f"construct/{job.cell.key}/{job.family}"
     store_relative = construct_store(job.cell, job.family)
-    if job.variant.startswith("accumulation:"):
+    store: StoreLocation = ctx.root / store_relative
+    if job.variant.startswith("accumulation:"):  # snapshots are SQLite files, whichever the store
         count = int(job.variant.split(":")[1])
         store_relative = store_relative.parent / "snapshots" / f"after-{count}.sqlite"
-    expected_store = expected_hash(ctx.root, construct_id, store_relative)
+        store = ctx.root / store_relative
+        expected_store = expected_hash(ctx.root, construct_id, store_relative)
+    elif (server := _server_pin(ctx)) is not None:
+        store, expected_store = server[0], server[1].store_sha256
+    else:
+        expected_store = expected_hash(ctx.root, construct_id, store_relative)
     checkpoint: Path | None = None
     expected_checkpoint: str | None = None
     if spec.selector_in(ctx.config.memory.selector) == "dqn":
         checkpoint_relative = selector_checkpoint(job.cell, spec.name)
         checkpoint = ctx.root / checkpoint_relative
         expected_checkpoint = expected_hash(ctx.root, f"train/{job.cell.key}/{spec.name}", checkpoint_relative)
-    settings = memory_settings(ctx, store=ctx.root / store_relative, checkpoint=checkpoint)
+    settings = memory_settings(ctx, store=store, checkpoint=checkpoint)
     evaluate_memory(
         config, settings, llm, ctx.benchmark, ctx.tasks, run_dir, expected_store_sha256=expected_store,
         expected_checkpoint_sha256=expected_checkpoint, on_task_done=on_task_done, simulated=ctx.simulated,
