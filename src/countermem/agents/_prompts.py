@@ -29,6 +29,21 @@ Answer again with a Thought, then `Action: check` or `Action: submit`, then the 
 
 ADVICE_HEADER = ADVICE_BLOCK_HEADER
 
+FOCUSED_TEMPLATE = """{task}
+
+## Your last action (it failed its check)
+```{language}
+{action}
+```
+
+## Check result
+{observation}
+{advice}
+Correct YOUR action for THIS task from the check result. Answer with a Thought, then \
+`Action: check`, then the complete corrected action in a ```{language} code block."""
+"""The prompt after a failed check when `AgentLimits.after_failure` is `focused`: the task, the
+failed action and its verdict only, not the whole history (docs/results.md, issue 24)."""
+
 
 def truncate(text: str, limit: int) -> str:
     if len(text) <= limit:

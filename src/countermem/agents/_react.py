@@ -15,10 +15,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from countermem.agents._parser import parse_step
 from countermem.agents._prompts import (
     ADVICE_HEADER,
+    FOCUSED_TEMPLATE,
     MALFORMED_TEMPLATE,
     SYSTEM_TEMPLATE,
     render_observation,
@@ -43,6 +45,7 @@ from countermem.llm import LLM, Completion, GenerationParams, Message
 EventSink = Callable[[Event], None]
 UNTERMINATED_NOTE = "the code block never closed (answer cut at the token limit?); checked as written"
 TokenCounter = Callable[[str], int]
+AfterFailure = Literal["history", "focused"]
 EMPTY_ANSWER = "(empty answer)"
 """The action content of an empty malformed answer, so the failed action is never blank."""
 
@@ -58,6 +61,11 @@ class AgentLimits:
     """Consult memory after a malformed answer too (construction learns from it, advice follows
     it). Off by default: measured on humaneval, records learned there carried another task's code
     into the answer and broke tasks the agent solved alone (docs/results.md, the humaneval cell)."""
+    after_failure: AfterFailure = "history"
+    """What the model sees after a failed check: `history` (the whole episode, the observation
+    appended) or `focused` (a fresh prompt: the task, the failed action, its check result and any
+    advice). Measured on sql-shop: in the history loop the 0.5B repaired 0 of 28 first failures,
+    while given only the failed query and the check result it passed 8 of 10 (docs/results.md)."""
 
 
 @dataclass
@@ -80,6 +88,8 @@ class TrialResult:
     messages: list[Message] = field(default_factory=list)
     prompt_sent: int = 0
     """How many of `messages` an earlier model call's event already recorded (`Event.messages`)."""
+    advice_in_context: int = 0
+    """The first of `advice` still in the prompt: a focused prompt drops the advice shown before it."""
     advice: list[tuple[Decision, Advice]] = field(default_factory=list)
     first_decision: Decision | None = None
     """The task's opening decision, so memory hears the outcome even when it offered nothing."""
@@ -140,6 +150,7 @@ class ReActAgent:
         user = self.benchmark.render_task(task)
         if extra_context:
             user = f"{user}\n\n{extra_context}"
+        task_text = user
         last_action, last_result = after if after is not None else (None, None)
         advice_block = self._advise(
             task, result, trial, step=0, situation=user, last_action=last_action, last_result=last_result
@@ -204,10 +215,14 @@ class ReActAgent:
             )
             observation = render_observation(checked)
             if not checked.passed:
+                shown_before = len(result.advice)
                 advice_block = self._advise(
                     task, result, trial, step=result.steps, situation=user,
                     last_action=action, last_result=checked,
                 )
+                if self.limits.after_failure == "focused":
+                    self._refocus(result, task_text, action, observation, advice_block, shown_before)
+                    continue
                 if advice_block:
                     observation = f"{observation}\n\n{advice_block}"
             result.messages.append(Message(role="user", content=observation))
@@ -230,7 +245,7 @@ class ReActAgent:
         completion = self.llm.complete(result.messages, self.limits.params)
         result.usage = result.usage + completion.usage
         if result.advice:
-            result.augmentation_tokens += sum(a.augmentation_tokens for _, a in result.advice)
+            result.augmentation_tokens += sum(a.augmentation_tokens for _, a in result.advice[result.advice_in_context:])
         result.messages.append(Message(role="assistant", content=completion.text))
         result.prompt_sent = len(result.messages)
         self._emit(
@@ -241,6 +256,22 @@ class ReActAgent:
             )
         )
         return completion
+
+    def _refocus(
+        self, result: TrialResult, task_text: str, action: Action, observation: str, advice_block: str,
+        shown_before: int,
+    ) -> None:
+        """Start the prompt afresh from the failed action: the history and the advice shown in it go."""
+        prompt = FOCUSED_TEMPLATE.format(
+            task=task_text, language=self.benchmark.action_language, action=action.content,
+            observation=observation, advice=f"\n{advice_block}\n" if advice_block else "",
+        )
+        result.messages = [
+            Message(role="system", content=self.system_prompt()),
+            Message(role="user", content=prompt),
+        ]
+        result.prompt_sent = 0
+        result.advice_in_context = shown_before
 
     def _advise(
         self,

@@ -29,6 +29,10 @@ SplitByEnv = Annotated[
 ]
 Seed = Annotated[int, typer.Option(help="sampling seed")]
 Agent = Annotated[str, typer.Option(help="react | reflexion")]
+AfterFailure = Annotated[
+    str,
+    typer.Option(help="after a failed check the model sees: history (the whole episode) | focused (task, failed action, check result)"),
+]
 MaxTrials = Annotated[int, typer.Option(help="Reflexion trials per task")]
 MaxSteps = Annotated[int, typer.Option(help="LLM turns per trial")]
 MaxTokens = Annotated[int, typer.Option(help="prompt+completion tokens per task")]

@@ -80,6 +80,7 @@ def prepare(
     resume: bool,
     run_config: Callable[[RunConfig], RunConfig] | None = None,
     request_timeout: float | None = None,
+    after_failure: str = "history",
 ) -> Prepared:
     """Load the benchmark, pick the tasks and build the LLM; every check a person would want first.
 
@@ -95,6 +96,8 @@ def prepare(
         raise ConfigError(f"unknown backbone {backbone!r}; choose one of {', '.join(BACKBONES)}")
     if agent not in ("react", "reflexion"):
         raise ConfigError(f"unknown agent {agent!r}; choose react or reflexion")
+    if after_failure not in ("history", "focused"):
+        raise ConfigError(f"unknown --after-failure {after_failure!r}; choose history or focused")
     if split not in SPLITS:
         raise ConfigError(f"unknown --split {split!r}; choose one of {', '.join(SPLITS)}")
     check_request_timeout(backbone, request_timeout)
@@ -106,7 +109,7 @@ def prepare(
     config = RunConfig(
         benchmark=name, backbone=backbone, model=model_name, base_url=base_url, split=split,
         split_seed=split_seed, split_by_environment=split_by_environment, limit=limit, seed=seed,
-        agent=agent, max_trials=max_trials,
+        agent=agent, max_trials=max_trials, after_failure=after_failure,
         max_steps=max_steps, max_tokens=max_tokens, max_new_tokens=max_new_tokens,
         temperature=temperature, unsafe_no_sandbox=unsafe_no_sandbox,
     )
@@ -206,6 +209,7 @@ def run(
     seed: opt.Seed = 0,
     agent: opt.Agent = "react",
     max_trials: opt.MaxTrials = 3,
+    after_failure: opt.AfterFailure = "history",
     max_steps: opt.MaxSteps = 5,
     max_tokens: opt.MaxTokens = 16000,
     max_new_tokens: opt.MaxNewTokens = 384,
@@ -223,7 +227,7 @@ def run(
             domain=domain, benchmark=benchmark, backbone=backbone, model=model, base_url=base_url,
             api_key=api_key, limit=limit, split=split, split_seed=split_seed,
             split_by_environment=split_by_environment, seed=seed, agent=agent, max_trials=max_trials,
-            max_steps=max_steps, max_tokens=max_tokens, max_new_tokens=max_new_tokens,
+            after_failure=after_failure, max_steps=max_steps, max_tokens=max_tokens, max_new_tokens=max_new_tokens,
             temperature=temperature, cache=cache, data_dir=data_dir, unsafe_no_sandbox=unsafe_no_sandbox,
             out=out, resume=resume, request_timeout=request_timeout,
         )

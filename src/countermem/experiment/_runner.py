@@ -17,7 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from countermem.agents import AgentLimits, MemoryHook, ReActAgent, ReflexionAgent, TaskOutcome
-from countermem.agents._react import EventSink
+from countermem.agents._react import AfterFailure, EventSink
 from countermem.core import BACKBONE_FAULTS, ConfigError, LLMError, Task, Usage
 from countermem.domains import Benchmark, WorldModel, split_tasks
 from countermem.experiment._metrics import RunMetrics, compute_metrics
@@ -43,6 +43,9 @@ class RunConfig(BaseModel):
     base_url: str | None = None
     agent: Literal["react", "reflexion"] = "react"
     max_trials: int = 3
+    after_failure: AfterFailure = Field(default="history", exclude_if=lambda value: value == "history")
+    """`AgentLimits.after_failure`; left out of the config (and its hash) at the default, so that
+    runs recorded before it existed resume."""
     stage: Literal["run", "construct", "train", "evaluate"] = "run"
     memory: dict[str, str | int | float | bool | None] | None = None
     """The memory settings of a stage run, flattened, so that they are part of the config hash."""
@@ -102,6 +105,7 @@ def run_tasks(
             temperature=config.temperature, max_tokens=config.max_new_tokens, seed=config.seed
         ),
         memory_after_malformed=(config.memory or {}).get("after_malformed") is True,
+        after_failure=config.after_failure,
     )
     if config.attempts < 1:
         raise ConfigError(f"attempts must be at least 1, got {config.attempts}")

@@ -100,6 +100,9 @@ class AgentSettings(_Strict):
     """Tokens per LLM answer."""
     temperature: float = 0.0
     """Sampling temperature of the agent's LLM (0: greedy)."""
+    after_failure: Literal["history", "focused"] = Field(default="history", exclude_if=lambda value: value == "history")
+    """What the agent sees after a failed check: `history` (the whole episode) or `focused` (a fresh
+    prompt with the task, the failed action, its check result and any advice)."""
 
 
 class GeneratorConfig(GeneratorSettings):
