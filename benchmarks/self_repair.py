@@ -1,6 +1,6 @@
 """How much of a model's headroom the check result alone already gives it (issue 24).
 
-Run: .venv/bin/python benchmarks/self_repair.py RUN [RUN ...] [--common] [--json OUT]
+Run: .venv/bin/python benchmarks/self_repair.py RUN [RUN ...] [--common] [--json OUT] [--pair]
 
 Each RUN is a run folder of `countermem run` (no memory). Its tasks are classified from their
 transcripts (`countermem.experiment._self_repair`): solved at the first check, failed and then
@@ -8,7 +8,11 @@ repaired by the agent itself from the check result, never solved, or never check
 record can rescue only a never-solved task; a self-repaired one it can at best make cheaper. One
 row per run: model, tasks, the four classes, the share of first failures the agent repaired
 alone, and tokens per task of each class. `--common` keeps only the tasks every run finished, so
-runs stopped early compare on the same tasks. No model and no checker runs.
+runs stopped early compare on the same tasks. `--pair` (two runs of one agent on the same tasks,
+differing in one setting, e.g. `--after-failure history` then `focused`) also prints the paired
+comparison: tasks the second solves and the first does not (rescued) and the reverse (broken),
+McNemar p, a paired bootstrap 95% interval, and task-run tokens per task and per solved task.
+No model and no checker runs.
 """
 
 from __future__ import annotations
@@ -18,7 +22,14 @@ import json
 import sys
 from pathlib import Path
 
-from countermem.experiment._self_repair import REPAIR_CLASSES, TaskRepair, repair_table, run_repairs
+from countermem.experiment._self_repair import (
+    REPAIR_CLASSES,
+    TaskRepair,
+    compare_runs,
+    repair_table,
+    run_repairs,
+)
+from countermem.experiment._significance import format_test
 
 
 def _model(run: Path) -> str:
@@ -34,7 +45,10 @@ def main() -> None:
     parser.add_argument("runs", type=Path, nargs="+")
     parser.add_argument("--common", action="store_true", help="only the tasks every run has a transcript of")
     parser.add_argument("--json", type=Path, default=None, help="write every task's class here (JSON lines)")
+    parser.add_argument("--pair", action="store_true", help="two runs: the paired comparison of the second against the first")
     args = parser.parse_args()
+    if args.pair and len(args.runs) != 2:
+        sys.exit(f"--pair compares exactly two runs, got {len(args.runs)}")
     per_run: dict[Path, list[TaskRepair]] = {}
     for run in args.runs:
         try:
@@ -58,11 +72,34 @@ def main() -> None:
             tokens,
         ]
         print(" | ".join(cells))
+    if args.pair:
+        _print_pair(args.runs[0], args.runs[1])
     if args.json is not None:
         with args.json.open("w") as handle:
             for run, tasks in per_run.items():
                 for task in tasks:
                     handle.write(json.dumps({"run": str(run), **task.model_dump()}) + "\n")
+
+
+def _print_pair(first: Path, second: Path) -> None:
+    try:
+        pair = compare_runs(first, second)
+    except (FileNotFoundError, ValueError) as error:
+        sys.exit(str(error))
+    p, interval = format_test(pair.test)
+    n = pair.tasks
+
+    def tokens(total: int, solved: int) -> str:
+        return f"{total / n:,.0f} per task, " + (f"{total / solved:,.0f} per solved" if solved else "no task solved")
+
+    print()
+    print(f"paired on {n} tasks: {first} solved {pair.solved_first}, {second} solved {pair.solved_second}")
+    print(f"rescued {pair.test.rescued} / broken {pair.test.broken}, McNemar p = {p}, 95% CI {interval} pp")
+    print(f"task-run tokens: first {tokens(pair.tokens_first, pair.solved_first)}; "
+          f"second {tokens(pair.tokens_second, pair.solved_second)} "
+          f"({100 * (pair.tokens_second - pair.tokens_first) / max(1, pair.tokens_first):+.1f}% per task)")
+    print(f"rescued: {', '.join(pair.rescued_ids) or '-'}")
+    print(f"broken: {', '.join(pair.broken_ids) or '-'}")
 
 
 if __name__ == "__main__":

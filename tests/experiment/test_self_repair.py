@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from countermem.agents import Event
+from countermem.agents import Event, TaskOutcome
 from countermem.core import Action, CheckResult, Usage
 from countermem.experiment._rundir import TranscriptWriter
-from countermem.experiment._self_repair import classify_task, repair_table, run_repairs
+from countermem.experiment._self_repair import classify_task, compare_runs, repair_table, run_repairs
 
 WRONG = CheckResult(utility=0.0, passed=False, completed=True, status="wrong")
 PASSED = CheckResult(utility=1.0, passed=True, completed=True, status="passed")
@@ -55,3 +55,32 @@ def test_a_run_folder_is_read_from_its_transcripts(tmp_path: Path) -> None:
     assert [r.task_id for r in run_repairs(tmp_path)] == ["t2"]
     with pytest.raises(FileNotFoundError, match="no transcripts"):
         run_repairs(tmp_path / "transcripts")
+
+
+def _results(folder: Path, solved: dict[str, bool], tokens: int) -> Path:
+    folder.mkdir()
+    lines = [
+        TaskOutcome(
+            task_id=task, benchmark="b", solved=ok, final_utility=float(ok), final_status="x", submitted=True,
+            forced_submit=False, steps=1, evaluator_calls=1, failed_attempts=0, parse_errors=0,
+            usage=Usage(prompt_tokens=tokens, completion_tokens=0), stop_reason="submitted", seconds=0.0,
+        ).model_dump_json()
+        for task, ok in solved.items()
+    ]
+    (folder / "results.jsonl").write_text("\n".join(lines) + "\n")
+    return folder
+
+
+def test_two_runs_are_paired_on_the_tasks_both_finished(tmp_path: Path) -> None:
+    first = _results(tmp_path / "history", {"a": True, "b": False, "c": False, "d": True, "only-here": False}, 100)
+    second = _results(tmp_path / "focused", {"a": True, "b": True, "c": True, "d": False}, 60)
+    pair = compare_runs(first, second)
+    assert pair.tasks == 4 and (pair.solved_first, pair.solved_second) == (2, 3)
+    assert pair.rescued_ids == ["b", "c"] and pair.broken_ids == ["d"]
+    assert (pair.test.rescued, pair.test.broken, pair.test.n_paired) == (2, 1, 4)
+    assert (pair.tokens_first, pair.tokens_second) == (400, 240)
+    with pytest.raises(ValueError, match="share no finished task"):
+        compare_runs(first, _results(tmp_path / "other", {"z": True}, 1))
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(FileNotFoundError, match="no finished task"):
+        compare_runs(first, tmp_path / "empty")

@@ -25,7 +25,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from countermem.agents import Event
-from countermem.experiment._rundir import read_transcript, safe_name
+from countermem.experiment._rundir import RunDir, read_transcript, safe_name
+from countermem.experiment._significance import PairedTest, paired_test
 
 RepairClass = Literal["first_try", "self_repaired", "never_solved", "no_check"]
 REPAIR_CLASSES: tuple[RepairClass, ...] = ("first_try", "self_repaired", "never_solved", "no_check")
@@ -111,3 +112,44 @@ def repair_table(tasks: Iterable[TaskRepair]) -> RepairTable:
         counts[row.repair] += 1
         tokens[row.repair] += row.tokens
     return RepairTable(tasks=len(rows), counts=counts, tokens=tokens)
+
+
+class RunPair(BaseModel):
+    """Two runs of one agent on the same tasks that differ in one setting (e.g. `after_failure`):
+    which tasks the second solves that the first does not, and what each spends."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    tasks: int
+    solved_first: int
+    solved_second: int
+    test: PairedTest
+    tokens_first: int
+    tokens_second: int
+    """Task-run tokens (prompt + completion + retrieval) over the common tasks."""
+    rescued_ids: list[str]
+    broken_ids: list[str]
+
+
+def compare_runs(first: Path, second: Path) -> RunPair:
+    """The paired comparison over the tasks both runs finished (their `results.jsonl`)."""
+    a = {o.task_id: o for o in RunDir(first).finished()}
+    b = {o.task_id: o for o in RunDir(second).finished()}
+    if not a or not b:
+        empty = first if not a else second
+        raise FileNotFoundError(f"{empty} has no finished task (results.jsonl): give a run folder of `countermem run`")
+    common = sorted(set(a) & set(b))
+    if not common:
+        raise ValueError(f"{first} and {second} share no finished task: they cannot be paired")
+    rescued = [t for t in common if b[t].solved and not a[t].solved]
+    broken = [t for t in common if a[t].solved and not b[t].solved]
+    return RunPair(
+        tasks=len(common),
+        solved_first=sum(a[t].solved for t in common),
+        solved_second=sum(b[t].solved for t in common),
+        test=paired_test(len(rescued), len(broken), len(common)),
+        tokens_first=sum(a[t].task_run_tokens for t in common),
+        tokens_second=sum(b[t].task_run_tokens for t in common),
+        rescued_ids=rescued,
+        broken_ids=broken,
+    )
