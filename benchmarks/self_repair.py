@@ -7,7 +7,8 @@ transcripts (`countermem.experiment._self_repair`): solved at the first check, f
 repaired by the agent itself from the check result, never solved, or never checked. A content
 record can rescue only a never-solved task; a self-repaired one it can at best make cheaper. One
 row per run: model, tasks, the four classes, the share of first failures the agent repaired
-alone, and tokens per task of each class. `--common` keeps only the tasks every run finished, so
+alone, how many of the never-solved tasks' checks sent an action checked before in the task
+(the agent repeating itself instead of editing), and tokens per task of each class. `--common` keeps only the tasks every run finished, so
 runs stopped early compare on the same tasks. `--pair` (two runs of one agent on the same tasks,
 differing in one setting, e.g. `--after-failure history` then `focused`) also prints the paired
 comparison: tasks the second solves and the first does not (rescued) and the reverse (broken),
@@ -58,7 +59,8 @@ def main() -> None:
     if args.common:
         common = set.intersection(*({t.task_id for t in tasks} for tasks in per_run.values()))
         per_run = {run: [t for t in tasks if t.task_id in common] for run, tasks in per_run.items()}
-    header = ["run", "tasks", *REPAIR_CLASSES, "repaired alone / first failures", "tokens per task by class"]
+    header = ["run", "tasks", *REPAIR_CLASSES, "repaired alone / first failures", "never solved: repeated / checks",
+              "tokens per task by class"]
     print(" | ".join(header))
     for run, tasks in per_run.items():
         table = repair_table(tasks)
@@ -69,6 +71,7 @@ def main() -> None:
         cells = [
             f"{run} ({_model(run)})", str(table.tasks), *(str(table.counts[c]) for c in REPAIR_CLASSES),
             f"{table.counts['self_repaired']}/{table.first_failures}" + ("" if share is None else f" ({share:.0%})"),
+            f"{table.repeated['never_solved']}/{table.checks['never_solved']}",
             tokens,
         ]
         print(" | ".join(cells))

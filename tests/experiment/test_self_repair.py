@@ -33,6 +33,17 @@ def test_each_class_follows_the_order_of_the_checks() -> None:
     assert classify_task("t", checks(WRONG, PASSED, tokens=10)).tokens == 22
 
 
+def test_an_action_sent_to_the_checker_again_counts_as_repeated() -> None:
+    contents = iter(["SELECT 1", "SELECT  1\n", "SELECT 2"])
+    events = [e.model_copy(update={"action": Action(content=next(contents))}) if e.kind == "check" else e
+              for e in checks(WRONG, WRONG, WRONG)]
+    task = classify_task("t", events)
+    assert task.repeated == 1 and task.checks == 3
+    table = repair_table([task, classify_task("u", checks(WRONG, PASSED))])
+    assert table.repeated["never_solved"] == 1 and table.checks["never_solved"] == 3
+    assert table.repeated["self_repaired"] == 0 and table.checks["self_repaired"] == 2
+
+
 def test_the_table_counts_first_failures_and_the_share_repaired_alone() -> None:
     table = repair_table([
         classify_task("a", checks(PASSED)), classify_task("b", checks(WRONG, PASSED)),

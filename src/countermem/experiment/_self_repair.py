@@ -42,6 +42,9 @@ class TaskRepair(BaseModel):
     checks: int
     failed_before_pass: int
     """Failed checks before the first passing one (all of them when none passed)."""
+    repeated: int = 0
+    """Checked actions identical (up to white space) to one checked before in the task: the agent
+    sent a failed action back to the checker instead of editing it."""
     tokens: int
 
 
@@ -53,6 +56,8 @@ class RepairTable(BaseModel):
     tasks: int
     counts: dict[RepairClass, int]
     tokens: dict[RepairClass, int]
+    checks: dict[RepairClass, int]
+    repeated: dict[RepairClass, int]
 
     @property
     def first_failures(self) -> int:
@@ -78,9 +83,11 @@ def classify_task(task_id: str, events: Sequence[Event]) -> TaskRepair:
         repair = "self_repaired"
     else:
         repair = "never_solved"
+    actions = [" ".join(e.action.content.split()) for e in events if e.kind == "check" and e.result is not None and e.action]
     return TaskRepair(
         task_id=task_id, repair=repair, checks=len(results),
-        failed_before_pass=len(results) if passed_at is None else passed_at, tokens=tokens,
+        failed_before_pass=len(results) if passed_at is None else passed_at,
+        repeated=len(actions) - len(set(actions)), tokens=tokens,
     )
 
 
@@ -108,10 +115,14 @@ def repair_table(tasks: Iterable[TaskRepair]) -> RepairTable:
     rows = list(tasks)
     counts: dict[RepairClass, int] = {c: 0 for c in REPAIR_CLASSES}
     tokens: dict[RepairClass, int] = {c: 0 for c in REPAIR_CLASSES}
+    checks: dict[RepairClass, int] = {c: 0 for c in REPAIR_CLASSES}
+    repeated: dict[RepairClass, int] = {c: 0 for c in REPAIR_CLASSES}
     for row in rows:
         counts[row.repair] += 1
         tokens[row.repair] += row.tokens
-    return RepairTable(tasks=len(rows), counts=counts, tokens=tokens)
+        checks[row.repair] += row.checks
+        repeated[row.repair] += row.repeated
+    return RepairTable(tasks=len(rows), counts=counts, tokens=tokens, checks=checks, repeated=repeated)
 
 
 class RunPair(BaseModel):
