@@ -1,6 +1,6 @@
 """`AgentLimits.after_failure = "focused"`: after a failed check the prompt starts afresh."""
 
-from countermem.agents import Advice, AgentLimits, Decision, Outcome, ReActAgent
+from countermem.agents import Advice, AgentLimits, Decision, Outcome, ReActAgent, prompt_of
 from countermem.agents._prompts import ADVICE_HEADER
 from countermem.llm import ScriptedLLM
 
@@ -31,6 +31,7 @@ def test_the_prompt_after_a_failed_check_holds_the_task_the_failed_action_and_it
     assert [e.kind for e in events] == ["llm", "check", "llm", "check", "llm", "submit"]
     llm_events = [e for e in events if e.kind == "llm"]
     assert llm_events[2].messages == third  # the transcript records the whole fresh prompt
+    assert prompt_of(events, events.index(llm_events[2])) == third  # and rebuilds it as sent
 
 
 def test_history_mode_keeps_the_whole_episode(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
