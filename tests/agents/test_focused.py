@@ -1,5 +1,7 @@
 """`AgentLimits.after_failure = "focused"`: after a failed check the prompt starts afresh."""
 
+from itertools import pairwise
+
 from countermem.agents import Advice, AgentLimits, Decision, Outcome, ReActAgent, prompt_of
 from countermem.agents._prompts import ADVICE_HEADER
 from countermem.llm import ScriptedLLM
@@ -25,7 +27,9 @@ def test_the_prompt_after_a_failed_check_holds_the_task_the_failed_action_and_it
     assert [m.role for m in third] == ["system", "user"]  # no history: neither answer nor observation
     prompt = third[1].content
     assert toy_benchmark.render_task(task) in prompt
-    assert "```text\n4\n```" in prompt and "```text\n3\n```" not in prompt  # the last failed action only
+    last = prompt.index("## Your last action")
+    assert prompt.index("```text\n4\n```") > last  # the last failed action in full
+    assert prompt.index("Earlier actions of yours that failed") < prompt.index("```text\n3\n```") < last
     assert "FAILED" in prompt and "wrong sum" in prompt
     assert prompt.rstrip().endswith("code block.")
     assert [e.kind for e in events] == ["llm", "check", "llm", "check", "llm", "submit"]
@@ -53,9 +57,19 @@ def test_a_focused_prompt_does_not_grow_with_the_steps(toy_benchmark) -> None:  
     def sizes(agent: ReActAgent) -> list[int]:
         return [sum(len(m.content) for m in call) for call in agent.llm.calls]  # type: ignore[attr-defined]
 
-    assert len(set(sizes(focused)[1:])) == 1  # one failed action and its verdict, whatever the step
+    bounded = sizes(focused)
+    assert bounded[3] == bounded[4]  # the last failed action and at most two earlier ones, whatever the step
     grown = sizes(history)
-    assert grown == sorted(grown) and grown[-1] > sizes(focused)[-1]
+    assert all(a < b for a, b in pairwise(grown))  # the history grows with every step
+
+
+def test_a_repeated_action_is_named_so_that_the_next_prompt_differs(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    task = toy_benchmark.tasks()[0]
+    agent, _ = _agent(toy_benchmark, ["Action: check 3", "Action: check 3", "Action: submit 2"], limits=FOCUSED)
+    assert agent.run(task).solved
+    second, third = (call[1].content for call in agent.llm.calls[1:])  # type: ignore[attr-defined]
+    assert "same action before" not in second and "same action before" in third
+    assert "Earlier actions" not in third  # a repeat is not listed as an earlier, other action
 
 
 class _Memory:

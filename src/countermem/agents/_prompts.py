@@ -30,19 +30,32 @@ Answer again with a Thought, then `Action: check` or `Action: submit`, then the 
 ADVICE_HEADER = ADVICE_BLOCK_HEADER
 
 FOCUSED_TEMPLATE = """{task}
-
+{earlier}
 ## Your last action (it failed its check)
 ```{language}
 {action}
 ```
 
 ## Check result
-{observation}
+{observation}{repeated}
 {advice}
 Correct YOUR action for THIS task from the check result. Answer with a Thought, then \
 `Action: check`, then the complete corrected action in a ```{language} code block."""
 """The prompt after a failed check when `AgentLimits.after_failure` is `focused`: the task, the
-failed action and its verdict only, not the whole history (docs/results.md, issue 24)."""
+failed action and its verdict, not the whole history (docs/results.md, issue 24). Earlier failed
+actions are listed briefly, and a repeat is named, so that a greedy model given the same failure
+twice is not given the same prompt twice (it would answer the same)."""
+
+FOCUSED_EARLIER = """
+## Earlier actions of yours that failed (do not send them again)
+{actions}
+"""
+
+FOCUSED_REPEATED = """
+You sent this same action before, and it failed the same way: change it."""
+
+FOCUSED_EARLIER_LIMIT = 2
+"""Earlier failed actions listed in a focused prompt (the most recent ones)."""
 
 
 def truncate(text: str, limit: int) -> str:

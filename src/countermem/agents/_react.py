@@ -20,10 +20,14 @@ from typing import Literal
 from countermem.agents._parser import parse_step
 from countermem.agents._prompts import (
     ADVICE_HEADER,
+    FOCUSED_EARLIER,
+    FOCUSED_EARLIER_LIMIT,
+    FOCUSED_REPEATED,
     FOCUSED_TEMPLATE,
     MALFORMED_TEMPLATE,
     SYSTEM_TEMPLATE,
     render_observation,
+    truncate,
 )
 from countermem.agents._trajectory import Event, TaskOutcome
 from countermem.core import (
@@ -162,6 +166,7 @@ class ReActAgent:
             Message(role="user", content=user),
         ]
         last_checked: Action | None = None
+        failures: list[tuple[Action, CheckResult]] = []
         while result.steps < self.limits.max_steps:
             if tokens_spent + result.usage.total >= self.limits.max_tokens:
                 result.stop_reason = "token_limit"
@@ -221,7 +226,7 @@ class ReActAgent:
                     last_action=action, last_result=checked,
                 )
                 if self.limits.after_failure == "focused":
-                    self._refocus(result, task_text, action, observation, advice_block, shown_before)
+                    self._refocus(result, task_text, failures, (action, checked), observation, advice_block, shown_before)
                     continue
                 if advice_block:
                     observation = f"{observation}\n\n{advice_block}"
@@ -258,13 +263,34 @@ class ReActAgent:
         return completion
 
     def _refocus(
-        self, result: TrialResult, task_text: str, action: Action, observation: str, advice_block: str,
+        self,
+        result: TrialResult,
+        task_text: str,
+        failures: list[tuple[Action, CheckResult]],
+        failed: tuple[Action, CheckResult],
+        observation: str,
+        advice_block: str,
         shown_before: int,
     ) -> None:
-        """Start the prompt afresh from the failed action: the history and the advice shown in it go."""
+        """Start the prompt afresh from the failed action: the history and the advice shown in it go.
+
+        `failures` (this trial's distinct failed actions, oldest first) gains `failed` here."""
+        action = failed[0]
+        key = _normal(action.content)
+        repeated = any(_normal(a.content) == key for a, _ in failures)
+        earlier = [(a, r) for a, r in failures if _normal(a.content) != key][-FOCUSED_EARLIER_LIMIT:]
+        if not repeated:
+            failures.append(failed)
+        lang = self.benchmark.action_language
+        listed = "\n".join(
+            f"```{lang}\n{a.content.strip()}\n```\n-> {r.status}: {truncate(' '.join(r.details.split()), 160)}"
+            for a, r in earlier
+        )
         prompt = FOCUSED_TEMPLATE.format(
-            task=task_text, language=self.benchmark.action_language, action=action.content,
-            observation=observation, advice=f"\n{advice_block}\n" if advice_block else "",
+            task=task_text, earlier=FOCUSED_EARLIER.format(actions=listed) if earlier else "",
+            language=lang, action=action.content, observation=observation,
+            repeated=FOCUSED_REPEATED if repeated else "",
+            advice=f"\n{advice_block}\n" if advice_block else "",
         )
         result.messages = [
             Message(role="system", content=self.system_prompt()),
@@ -361,3 +387,7 @@ class ReActAgent:
     def _emit(self, event: Event) -> None:
         if self.sink is not None:
             self.sink(event)
+
+
+def _normal(content: str) -> str:
+    return " ".join(content.split())
