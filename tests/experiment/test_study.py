@@ -89,6 +89,17 @@ def test_example_configs_parse() -> None:
         load_study_config(path)
 
 
+def test_transfer_tasks_sets_the_size_of_each_transfer_condition() -> None:
+    benchmark = load_benchmark("sql-shop")
+    asked = {"transfer": ["original-environment", "look-alike"]}
+    default = cell_tasks(benchmark, _config(analyses=asked), 1)
+    assert len(default.lookalike) == len(default.original_environment) == 4  # as many as held out
+    more = cell_tasks(benchmark, _config(analyses={**asked, "transfer_tasks": 6}), 1)
+    assert len(more.lookalike) == len(more.original_environment) == 6  # the 6 source tasks each give one
+    assert more.heldout == default.heldout and more.construct == default.construct
+    assert "transfer_tasks" not in _config(analyses=asked).model_dump_json()  # older studies keep their hash
+
+
 def test_no_heldout_task_reaches_construct_or_train(tmp_path: Path) -> None:
     config = _config(analyses={"transfer": ["original-environment", "new-environment", "look-alike"]})
     outcome = run_study(config, tmp_path / "s", write_report=False)

@@ -246,6 +246,11 @@ class AnalysisSettings(_Strict):
     """Transfer conditions to measure: `original-environment`, `new-environment`, `look-alike`."""
     transfer_methods: list[str] = Field(default_factory=lambda: ["countermem"])
     """Methods the transfer analysis runs."""
+    transfer_tasks: int | None = Field(
+        default=None, ge=1, exclude_if=lambda value: value is None  # studies written before it keep their hash
+    )
+    """Tasks per transfer condition (original-environment, look-alike); None: as many as `[split]
+    heldout`. A look-alike study wants many look-alikes and few new held-out tasks."""
     accumulation: list[int] = Field(default_factory=list)
     """Checkpoints in processed source tasks, e.g. [0, 5, 10, 20]."""
     accumulation_methods: list[str] = Field(default_factory=lambda: ["countermem"])

@@ -12,7 +12,8 @@ Task sets of a cell (held-out tasks never reach construct or train; `check_disjo
   split is by environment);
 - original-environment: the next tasks of the construction split after those processed (same
   environments as the store's records, never run during construction);
-- look-alike: for each processed source task in order, its first look-alike variant;
+- look-alike: for each processed source task in order, its first look-alike variant (each transfer
+  condition gets `analyses.transfer_tasks` tasks, else as many as held out);
 - earlier (accumulation probe): the source tasks processed before the first non-zero checkpoint.
 """
 
@@ -84,7 +85,7 @@ def cell_tasks(benchmark: Benchmark, config: StudyConfig, seed: int) -> CellTask
     construct = _cut(source, config.split.source)
     train = _cut(_ordered(splits.by_name("train"), seed), config.split.train)
     heldout = _cut(_ordered(splits.by_name("heldout"), seed), config.split.heldout)
-    wanted = config.split.heldout or len(heldout)
+    wanted = config.analyses.transfer_tasks or config.split.heldout or len(heldout)
     original = source[len(construct) : len(construct) + wanted]
     lookalike: list[Task] = []
     seen: set[str] = {t.id for t in construct} | {t.id for t in train}
