@@ -80,3 +80,29 @@ def test_a_run_without_usage_counts_it_as_unknown_and_says_so(
     assert metrics.usage.unknown_calls == served.requests > 0 and metrics.usage.total == 0
     assert any("lower bound" in w and f"{served.requests} model call(s)" in w for w in metrics.warnings)
     assert "lower bound" in (tmp_path / "report.md").read_text()
+
+
+def test_a_failed_response_cache_stops_the_run_instead_of_failing_its_tasks(toy_benchmark: Any, tmp_path: Path) -> None:
+    from countermem.core import ResponseCacheError
+    from countermem.llm import CachedLLM, ScriptedLLM
+
+    tasks = select_tasks(toy_benchmark, RunConfig(benchmark="toy-add", backbone="scripted", model="m", limit=4))
+    config = RunConfig(benchmark="toy-add", backbone="scripted", model="m", limit=4)
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    llm = CachedLLM(ScriptedLLM(oracle_script(toy_benchmark, tasks)), folder / "replies.sqlite")
+
+    def on_done(outcome: Any, count: int, total: int) -> None:
+        if count == 1:  # the cache folder goes away mid-run (measured: a person cleaning up)
+            for path in folder.iterdir():
+                path.unlink()
+            folder.rmdir()
+
+    with pytest.raises(ResponseCacheError, match="response cache"):
+        run_tasks(config, llm, toy_benchmark, tasks, RunDir(tmp_path / "run"), on_task_done=on_done)
+    assert [o.task_id for o in RunDir(tmp_path / "run").finished()] == [tasks[0].id]
+
+    folder.mkdir()
+    again = CachedLLM(ScriptedLLM(oracle_script(toy_benchmark, tasks)), folder / "replies.sqlite")
+    metrics = run_tasks(config, again, toy_benchmark, tasks, RunDir(tmp_path / "run"), resume=True)
+    assert metrics.n_tasks == 4 and metrics.n_solved == 4

@@ -42,9 +42,18 @@ class LLMServerFaultError(LLMError):
     """
 
 
-BACKBONE_FAULTS: tuple[type[LLMError], ...] = (LLMUnreachableError, LLMRequestRejectedError, LLMServerFaultError)
+class ResponseCacheError(LLMError):
+    """The response cache in front of the model failed (its file deleted, unwritable, locked for
+    good). Measured once: a cache folder deleted during a run failed its 26 remaining tasks, each
+    recorded as the agent's failure. A fault of this machine says nothing about the task."""
+
+
+BACKBONE_FAULTS: tuple[type[LLMError], ...] = (
+    LLMUnreachableError, LLMRequestRejectedError, LLMServerFaultError, ResponseCacheError,
+)
 """The backend errors that stop a run (or a study) instead of failing one task: each says the
-server, not the agent, went wrong, and leaves the task in flight for `--resume`."""
+server or the cache in front of it, not the agent, went wrong, and leaves the task in flight for
+`--resume`."""
 
 
 class ModelIntegrityError(CountermemError):

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
-from countermem.core import LLMError
+from countermem.core import ResponseCacheError
 from countermem.llm._protocol import LLM, Completion, GenerationParams, Message
 
 _KEY_VERSION = 1
@@ -105,7 +105,7 @@ class CachedLLM:
                 return operation()
             except sqlite3.OperationalError as error:
                 if not _is_busy(error) or attempt == self._busy_retries:
-                    raise LLMError(
+                    raise ResponseCacheError(
                         f"response cache {self.path} failed: {error}; check the file is writable and not "
                         "on a network file system (SQLite WAL needs local locking)"
                     ) from error
