@@ -28,130 +28,34 @@ measurement, never a test: nothing here asserts a time.
 from __future__ import annotations
 
 import argparse
-import json
-import multiprocessing
 import os
 import signal
 import statistics
 import sys
 import tempfile
 import time
-from multiprocessing.queues import Queue
-from multiprocessing.synchronize import Event
 from pathlib import Path
 
-from countermem.core import Action, CheckResult, Decision, Facts, Task
+from _writers import HEADER, print_row, record, throughput
+
+from countermem.core import Facts
 from countermem.memory import (
     PostgresStore,
-    Record,
-    RecordSource,
     RetrievalQuery,
     ServerRetriever,
     StoreRows,
     make_embedder,
-    open_memory,
     open_store,
 )
 from countermem.memory._pg_local import LocalPostgres
 from countermem.memory._store_rows import RecordRow
 
-CAPACITY = 200
-FACTS = Facts(values={"n_vars": 20})
 QUERIES = 60
-
-
-def record(writer: int, i: int, condition: str = "n_vars > 1", benchmark: str = "toy") -> Record:
-    gain = 0.1 + ((writer * 7919 + i) % 9) / 10
-    return Record(
-        domain="toy",
-        benchmark=benchmark,
-        situation=f"writer {writer} task {i}: reach {i % 11} from zero, words{i % 13} more{i % 101} shared text",
-        original_action=Action(content=f"add {i % 5} # writer {writer} attempt {i}"),
-        improved_action=Action(content=f"add {i % 11}"),
-        original_check=CheckResult(utility=0.0, passed=False, completed=True, status="wrong"),
-        improved_check=CheckResult(utility=gain, passed=False, completed=True, status="wrong"),
-        utility_gain=gain,
-        condition=condition,
-        source=RecordSource(task_id=f"toy-{writer}-{i}", benchmark=benchmark),
-    )
-
-
-def decision(writer: int, i: int) -> Decision:
-    task = Task(id=f"q-{writer}-{i}", benchmark="toy", domain="toy", prompt=f"reach {i % 11}", gold="0")
-    return Decision(task=task, situation=f"task {i}: reach {i % 11} from zero, words{i % 13}", facts=FACTS)
-
-
-# --- throughput --------------------------------------------------------------------------------
-
-
-def _work(kind: str, location: str, writer: int, ops: int, ready: Queue[int], start: Event, out: str) -> None:
-    latencies: list[float] = []
-    if kind == "admission":
-        store = open_store(location)
-        ready.put(writer)
-        start.wait()
-        for i in range(ops):
-            item = record(writer, i)
-            began = time.perf_counter()
-            store.add(item)
-            latencies.append(time.perf_counter() - began)
-        store.close()
-    else:
-        memory = open_memory(location, action_language="text", embedder="lexical")
-        memory.advise(decision(writer, -1))  # warm: the first call builds the index or the keys
-        ready.put(writer)
-        start.wait()
-        for i in range(ops):
-            began = time.perf_counter()
-            memory.advise(decision(writer, i))
-            latencies.append(time.perf_counter() - began)
-    Path(out).write_text(json.dumps({"end": time.time(), "latencies": latencies}))
-
-
-def throughput(kind: str, location: str, writers: int, ops: int, folder: Path) -> dict[str, float]:
-    with open_store(location, capacity=CAPACITY) as store:
-        if kind == "advice":
-            for i in range(CAPACITY):
-                store.add(record(999, i))
-    context = multiprocessing.get_context("spawn")
-    ready: Queue[int] = context.Queue()
-    start = context.Event()
-    outs = [folder / f"{kind}-{writers}-{n}-{time.monotonic_ns()}.json" for n in range(writers)]
-    processes = [
-        context.Process(target=_work, args=(kind, location, n, ops, ready, start, str(outs[n])))
-        for n in range(writers)
-    ]
-    for process in processes:
-        process.start()
-    for _ in processes:
-        ready.get(timeout=600)
-    began = time.time()
-    start.set()
-    for process in processes:
-        process.join(900)
-        if process.is_alive():
-            process.kill()
-            raise SystemExit(f"a {kind} process did not finish within 900 s")
-        if process.exitcode != 0:
-            raise SystemExit(f"a {kind} process failed (exit code {process.exitcode})")
-    reports = [json.loads(out.read_text()) for out in outs]
-    latencies = sorted(x for r in reports for x in r["latencies"])
-    elapsed = max(r["end"] for r in reports) - began
-    with open_store(location, read_only=True) as store:
-        live, evicted = len(store), len(store.evictions())
-    return {
-        "ops": float(len(latencies)),
-        "ops_per_s": len(latencies) / elapsed,
-        "p50_ms": 1000 * statistics.median(latencies),
-        "p95_ms": 1000 * latencies[int(0.95 * (len(latencies) - 1))],
-        "live": float(live),
-        "evicted": float(evicted),
-    }
 
 
 def run_throughput(server: LocalPostgres, ops: int, writer_counts: list[int], folder: Path) -> None:
     pg_base = server.create_database("throughput", pgvector=server.has_pgvector)
-    print(f"{'store':9} {'kind':10} {'writers':>7} {'ops':>6} {'ops/s':>8} {'p50 ms':>8} {'p95 ms':>8}  store after")
+    print(HEADER)
     for backend in ("sqlite", "postgres"):
         for kind in ("admission", "advice"):
             for writers in writer_counts:
@@ -160,13 +64,7 @@ def run_throughput(server: LocalPostgres, ops: int, writer_counts: list[int], fo
                     if backend == "sqlite"
                     else f"{pg_base}?schema={kind}_{writers}"
                 )
-                row = throughput(kind, location, writers, ops, folder)
-                print(
-                    f"{backend:9} {kind:10} {writers:>7} {int(row['ops']):>6} {row['ops_per_s']:>8.1f} "
-                    f"{row['p50_ms']:>8.2f} {row['p95_ms']:>8.2f}  {int(row['live'])} live, "
-                    f"{int(row['evicted'])} evicted",
-                    flush=True,
-                )
+                print_row(backend, kind, writers, throughput(kind, location, writers, ops, folder, varied=True))
 
 
 # --- retrieval latency -------------------------------------------------------------------------
@@ -176,7 +74,7 @@ def fill(url: str, size: int) -> float:
     began = time.perf_counter()
     rows = tuple(
         RecordRow(id=r.id, body=r.model_dump_json())
-        for r in (record(1, i, f"n_vars > {i % 10}", f"toy{i % 4}") for i in range(size))
+        for r in (record(1, i, f"n_vars > {i % 10}", f"toy{i % 4}", varied=True) for i in range(size))
     )
     with open_store(url, capacity=size) as store:
         store.load_rows(StoreRows(meta={"capacity": str(size)}, records=rows, history=(), evictions=()))
