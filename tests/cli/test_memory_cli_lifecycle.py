@@ -7,8 +7,8 @@ import pytest
 from typer.testing import CliRunner
 
 from countermem.cli._memory import memory_app
-from countermem.core import Action, CheckResult
-from countermem.memory import Provenance, Record, RecordSource, SQLiteStore
+from countermem.memory import Provenance, Record, SQLiteStore
+from sql_records import sql_record
 
 runner = CliRunner()
 WIDE = {"COLUMNS": "400"}
@@ -16,19 +16,15 @@ WIDE = {"COLUMNS": "400"}
 
 def make(i: int, *, same_edit: bool = False) -> Record:
     fix = 0 if same_edit else i
-    return Record.model_validate({
-        "domain": "sql",
-        "benchmark": "spider",
-        "situation": f"Question {i}",
-        "original_action": Action(content=f"SELECT * FROM item{fix}"),
-        "improved_action": Action(content=f"SELECT * FROM items{fix}"),
-        "original_check": CheckResult(utility=0.0, passed=False, completed=True, status="error"),
-        "improved_check": CheckResult(utility=1.0, passed=True, completed=True, status="passed"),
-        "condition": '"items" in tables',
-        "source": RecordSource(task_id=f"spider-{i}", benchmark="spider"),
-        "scope": "team-a",
-        "provenance": Provenance(proposing_model="qwen-test", checker="sqlite-exec", checker_version="3.45"),
-    })
+    return sql_record(
+        f"Question {i}",
+        f"SELECT * FROM item{fix}",
+        f"SELECT * FROM items{fix}",
+        task_id=f"spider-{i}",
+        condition='"items" in tables',
+        scope="team-a",
+        provenance=Provenance(proposing_model="qwen-test", checker="sqlite-exec", checker_version="3.45"),
+    )
 
 
 @pytest.fixture

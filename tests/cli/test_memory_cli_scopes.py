@@ -8,27 +8,20 @@ import pytest
 from typer.testing import CliRunner
 
 from countermem.cli._memory import memory_app
-from countermem.core import Action, CheckResult
-from countermem.memory import Record, RecordSource, SQLiteStore
+from countermem.memory import Record, SQLiteStore
+from sql_records import sql_record
 
 runner = CliRunner()
 SECRET = "SECRET-OF-TEAM-A"
 
 
 def make(i: int, scope: str) -> Record:
-    return Record.model_validate(
-        {
-            "domain": "sql",
-            "benchmark": "spider",
-            "situation": f"Question {i} {SECRET if scope == 'team-a' else ''}",
-            "original_action": Action(content=f"SELECT * FROM user{i}"),
-            "improved_action": Action(content=f"SELECT * FROM users{i}"),
-            "original_check": CheckResult(utility=0.0, passed=False, completed=True, status="error"),
-            "improved_check": CheckResult(utility=1.0, passed=True, completed=True, status="passed"),
-            "condition": '"users" in tables',
-            "source": RecordSource(task_id=f"spider-{i}", benchmark="spider"),
-            "scope": scope,
-        }
+    return sql_record(
+        f"Question {i} {SECRET if scope == 'team-a' else ''}",
+        f"SELECT * FROM user{i}",
+        f"SELECT * FROM users{i}",
+        task_id=f"spider-{i}",
+        scope=scope,
     )
 
 

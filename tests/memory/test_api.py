@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from counter_world import CounterWorld
 from countermem.core import (
     Action,
     CheckResult,
@@ -35,31 +36,6 @@ from countermem.memory import (
 FACTS = Facts(values={"n_vars": 20})
 GUARD_S = 120.0
 """Hang guard only: a thread that has not ended by then is a hang, whatever the machine's speed."""
-
-
-class CounterWorld:
-    """`add N` moves a counter, which must end at the task's gold value."""
-
-    def __init__(self) -> None:
-        self.task: Task | None = None
-        self.counter = 0
-
-    def reset(self, task: Task) -> State:
-        self.task, self.counter = task, 0
-        return self.snapshot()
-
-    def snapshot(self) -> State:
-        assert self.task is not None
-        return State(task_id=self.task.id, payload=self.counter)
-
-    def restore(self, state: State) -> None:
-        self.counter = state.payload
-
-    def check(self, action: Action) -> CheckResult:
-        assert self.task is not None and self.task.gold is not None
-        self.counter += int(action.content.split()[1])
-        ok = self.counter == int(self.task.gold)
-        return CheckResult(utility=float(ok), passed=ok, completed=True, status="passed" if ok else "wrong")
 
 
 class ConstructedWorld(CounterWorld):

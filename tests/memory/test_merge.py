@@ -8,9 +8,10 @@ import pytest
 from typer.testing import CliRunner
 
 from countermem.cli._memory import memory_app
-from countermem.core import Action, CheckResult, StoreError
-from countermem.memory import Record, RecordSource, ScopeAccess, SQLiteStore, open_store, utc_now
+from countermem.core import StoreError
+from countermem.memory import Record, ScopeAccess, SQLiteStore, open_store, utc_now
 from countermem.memory._merge import merge_groups, merge_key, normalised_edit
+from sql_records import sql_record
 
 runner = CliRunner()
 
@@ -25,20 +26,16 @@ def make(
     edit: str = "DISTINCT ",
     age_s: int = 0,
 ) -> Record:
-    return Record.model_validate(
-        {
-            "domain": "sql",
-            "benchmark": "spider",
-            "situation": f"list the {column} of {table}",
-            "original_action": Action(content=f"SELECT {column}\n  FROM {table}"),
-            "improved_action": Action(content=f"SELECT {edit}{column} FROM {table}"),
-            "original_check": CheckResult(utility=0.0, passed=False, completed=True, status="wrong"),
-            "improved_check": CheckResult(utility=utility, passed=utility == 1.0, completed=True, status="passed"),
-            "condition": condition,
-            "source": RecordSource(task_id=f"task-{column}-{table}", benchmark="spider"),
-            "scope": scope,
-            "created_at": utc_now() - timedelta(seconds=age_s),
-        }
+    return sql_record(
+        f"list the {column} of {table}",
+        f"SELECT {column}\n  FROM {table}",
+        f"SELECT {edit}{column} FROM {table}",
+        task_id=f"task-{column}-{table}",
+        condition=condition,
+        scope=scope,
+        utility=utility,
+        original_status="wrong",
+        created_at=utc_now() - timedelta(seconds=age_s),
     )
 
 

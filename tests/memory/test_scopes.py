@@ -14,15 +14,14 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from countermem.core import Action, CheckResult, ConfigError, Decision, Facts, StoreError, Task
-from countermem.domains import State
+from counter_world import CounterWorld
+from countermem.core import Action, ConfigError, Decision, Facts, StoreError, Task
 from countermem.llm import ScriptedLLM
 from countermem.memory import (
     DEFAULT_SCOPE,
     CounterfactualMemory,
     GeneratorSettings,
     Record,
-    RecordSource,
     RetrievalQuery,
     Retriever,
     ScopeAccess,
@@ -34,6 +33,7 @@ from countermem.memory import (
     validate_scope,
 )
 from countermem.selector import SKIP, Observation
+from sql_records import sql_record
 
 Named = Callable[[str], str]
 """`store_named`: a store location per name, on SQLite and on Postgres (tests/postgres_fixtures.py)."""
@@ -42,20 +42,14 @@ SECRET = "SECRET-OF-TEAM-A"
 
 
 def make(i: int, scope: str = DEFAULT_SCOPE, *, text: str = "", condition: str = '"users" in tables') -> Record:
-    return Record.model_validate(
-        {
-            "domain": "sql",
-            "benchmark": "spider",
-            "situation": f"Question {i}: how many users? {text}",
-            "original_action": Action(content=f"SELECT count(*) FROM user{i} {text}"),
-            "improved_action": Action(content=f"SELECT count(*) FROM users{i} {text}"),
-            "original_check": CheckResult(utility=0.0, passed=False, completed=True, status="error"),
-            "improved_check": CheckResult(utility=1.0, passed=True, completed=True, status="passed"),
-            "condition": condition,
-            "rationale": f"plural {text}",
-            "source": RecordSource(task_id=f"spider-{i}", benchmark="spider"),
-            "scope": scope,
-        }
+    return sql_record(
+        f"Question {i}: how many users? {text}",
+        f"SELECT count(*) FROM user{i} {text}",
+        f"SELECT count(*) FROM users{i} {text}",
+        task_id=f"spider-{i}",
+        condition=condition,
+        scope=scope,
+        rationale=f"plural {text}",
     )
 
 
@@ -200,31 +194,6 @@ def test_retrieval_filters_records_given_as_a_list(tmp_path: Path) -> None:
     assert len(retriever) == 1
     retriever.refresh(records)
     assert len(retriever) == 1
-
-
-class CounterWorld:
-    """`add N` moves a counter from zero; the task's gold is where it must end."""
-
-    def __init__(self) -> None:
-        self.task: Task | None = None
-        self.counter = 0
-
-    def reset(self, task: Task) -> State:
-        self.task, self.counter = task, 0
-        return self.snapshot()
-
-    def snapshot(self) -> State:
-        assert self.task is not None
-        return State(task_id=self.task.id, payload=self.counter)
-
-    def restore(self, state: State) -> None:
-        self.counter = state.payload
-
-    def check(self, action: Action) -> CheckResult:
-        assert self.task is not None
-        self.counter += int(action.content.split()[1])
-        ok = self.counter == int(str(self.task.gold))
-        return CheckResult(utility=float(ok), passed=ok, completed=True, status="passed" if ok else "wrong")
 
 
 def _toy_task(i: int) -> Task:
