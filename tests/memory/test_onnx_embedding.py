@@ -30,6 +30,7 @@ from countermem.memory._embedding import FloatRows
 from countermem.memory._onnx_embedding import OnnxCompute
 from countermem.memory._onnx_quantize import dynamic_int8_model
 from required_tools import missing_tool
+from spider_tasks import shuffled_spider_tasks
 
 MIN_COSINE = {"float": 0.995, "int8": 0.98}
 """Measured here, lowest over the 320 texts below: float 0.9987, int8 0.9877."""
@@ -81,14 +82,7 @@ class NeighbourSet:
 
 @pytest.fixture(scope="module")
 def spider_set() -> NeighbourSet:
-    from countermem.domains import load_benchmark
-
-    benchmark = load_benchmark("spider")
-    availability = benchmark.availability()
-    if not availability.available:
-        pytest.skip(f"Spider data unavailable: {availability.reason}")
-    tasks = benchmark.tasks()
-    random.Random(3).shuffle(tasks)
+    benchmark, tasks = shuffled_spider_tasks()
     records = [
         decision_text(benchmark.render_task(t), benchmark.wrong_action(t).content) for t in tasks[:120]
     ]

@@ -9,7 +9,6 @@ was measured here (docs/embedding.md has the figures).
 
 from __future__ import annotations
 
-import random
 import re
 import statistics
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from countermem.memory import (
 from countermem.memory._embedding import EmbedderUnavailableError, FloatRows
 from countermem.memory._record import brief_of
 from required_tools import missing_tool
+from spider_tasks import shuffled_spider_tasks
 
 WRONG = CheckResult(utility=0.0, passed=False, completed=True, status="wrong")
 RIGHT = CheckResult(utility=1.0, passed=True, completed=True, status="passed")
@@ -209,14 +209,7 @@ class QualitySet:
 
 @pytest.fixture(scope="module")
 def spider_quality_set() -> QualitySet:
-    from countermem.domains import load_benchmark
-
-    benchmark = load_benchmark("spider")
-    availability = benchmark.availability()
-    if not availability.available:
-        pytest.skip(f"Spider data unavailable: {availability.reason}")
-    tasks = benchmark.tasks()
-    random.Random(3).shuffle(tasks)
+    benchmark, tasks = shuffled_spider_tasks()
     records, queries = [], []
     for task in tasks[:120]:
         situation, wrong = benchmark.render_task(task), benchmark.wrong_action(task).content
