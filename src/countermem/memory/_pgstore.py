@@ -65,7 +65,7 @@ from countermem.memory._retire_by_use import RetireByUse
 from countermem.memory._retrieval import _stable_key
 from countermem.memory._scope import ScopeAccess
 from countermem.memory._store import DEFAULT_BUSY_TIMEOUT_S, SQLiteStore
-from countermem.memory._store_base import StoreBase, locked, parse_body
+from countermem.memory._store_base import CountIncrements, StoreBase, locked, parse_body
 from countermem.memory._store_models import EvictionEvent, FrozenSnapshot, MergeOutcome
 from countermem.memory._store_rows import NOT_COPIED_META, StoreRows, body_fields
 
@@ -236,14 +236,10 @@ class PostgresStore(StoreBase):
         retire_by_use: RetireByUse | None = RetireByUse(),  # noqa: B008 - frozen, shared safely
         access: ScopeAccess | None = None,
     ) -> None:
-        super().__init__(
-            display_url(url),
-            read_only=read_only,
-            busy_timeout=busy_timeout,
-            retire_by_use=retire_by_use,
-            access=access,
-        )
+        super().__init__(display_url(url), read_only=read_only, access=access)
         self.url = url
+        self.busy_timeout = busy_timeout
+        self.retire_by_use = retire_by_use
         self._records: dict[str, Record] | None = None
         self._changes = -1
         self._hnsw: set[tuple[str, int]] = set()
@@ -773,12 +769,7 @@ class PostgresStore(StoreBase):
             raise StoreError(f"record {record_id} vanished from {self.path} while it was being evicted")
         return EvictionEvent(record_id=record_id, rule=rule, reason=reason, scores=scores, at=at, version=int(row[0]))
 
-    @locked
-    def evict(self, record_id: str, reason: str) -> EvictionEvent:
-        """Remove a record by hand; it is logged with rule `manual` and the reason given."""
-        self._require_writable()
-        if not reason.strip():
-            raise StoreError("say why the record is evicted; the reason is kept in the eviction log")
+    def _evict(self, record_id: str, reason: str) -> EvictionEvent:
         with self._tx(lock=True):
             exists = self._cx.execute(
                 "SELECT 1 FROM records WHERE id = %s AND (%s::text[] IS NULL OR scope = ANY(%s))",
@@ -786,27 +777,15 @@ class PostgresStore(StoreBase):
             ).fetchone()
             if exists is None or record_id in self._quarantined:
                 raise StoreError(f"no record {record_id!r} in {self.path}; `countermem memory list` shows the ids")
-            event = self._log_eviction(record_id, "manual", reason.strip(), {})
+            event = self._log_eviction(record_id, "manual", reason, {})
             self._bump()
         self._forget(record_id)
         return event
 
-    @locked
-    def update_counters(
-        self,
-        record_id: str,
-        *,
-        retrieved: int = 0,
-        selected: int = 0,
-        succeeded: int = 0,
-        harmed: int = 0,
-        at: datetime | None = None,
-    ) -> Record:
-        """Add to a record's reuse counters on the server (`selected = selected + n`): no increment
-        from any writer is lost, and the previous version is kept in `record_history`. A live record
-        whose new counters cross the `retire_by_use` line is retired by the same statement (so in
-        the same version and transaction, as `SQLiteStore` does)."""
-        self._require_writable()
+    def _add_counts(self, record_id: str, counts: CountIncrements) -> Record:
+        """On the server (`selected = selected + n`), the old version copied to `record_history` and
+        any retirement by use done by the same statement (so in the same version and transaction)."""
+        retrieved, selected, succeeded, harmed, at = counts
         if min(retrieved, selected, succeeded, harmed) < 0:
             raise StoreError(f"cannot update counters of {record_id}: reuse counters only grow; got a negative increment")
         any_use = bool(retrieved or selected or succeeded or harmed)
@@ -827,13 +806,7 @@ class PostgresStore(StoreBase):
         self._replaced(new)
         return new
 
-    @locked
-    def retire(self, record_id: str, reason: str, *, expected_version: int | None = None) -> Record:
-        """Retire a live record: a new version that is kept (with the reason) but never offered."""
-        self._require_writable()
-        if not reason.strip():
-            raise StoreError("say why the record is retired; the reason is kept with it")
-
+    def _retire(self, record_id: str, reason: str, expected_version: int | None) -> Record:
         def retired(old: Record) -> Record:
             if not old.live:
                 raise StoreError(f"record {record_id} is already retired ({old.retired_reason})")

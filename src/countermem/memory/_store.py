@@ -63,6 +63,10 @@ A retired record (`retire`, by re-verification, or by use: `RetireByUse` applied
 `all`, `search` and `len` are the live records only, so nothing that offers records sees it,
 and it does not count against the capacity; `get`, `history` and `retired()` still return it.
 Its id is not admitted again: the same correction found again is reported as already stored.
+
+What this store shares with the Postgres one (every read path, the settings, the quarantine, the
+records held in memory) is `countermem.memory._store_base.StoreBase`; this module is SQLite's rows,
+locks, files and write transactions.
 """
 
 from __future__ import annotations
@@ -92,7 +96,7 @@ from countermem.memory._retention import (
 )
 from countermem.memory._retire_by_use import RetireByUse
 from countermem.memory._scope import ScopeAccess
-from countermem.memory._store_base import StoreBase, locked, raw_scope
+from countermem.memory._store_base import CountIncrements, StoreBase, locked, raw_scope
 from countermem.memory._store_models import EvictionEvent, FrozenSnapshot, MergeOutcome, StoreStats
 from countermem.memory._store_rows import NOT_COPIED_META, StoreRows, body_fields
 
@@ -211,9 +215,9 @@ class SQLiteStore(StoreBase):
         retire_by_use: RetireByUse | None = RetireByUse(),  # noqa: B008 - frozen, shared safely
         access: ScopeAccess | None = None,
     ) -> None:
-        super().__init__(
-            str(path), read_only=read_only, busy_timeout=busy_timeout, retire_by_use=retire_by_use, access=access
-        )
+        super().__init__(str(path), read_only=read_only, access=access)
+        self.busy_timeout = busy_timeout
+        self.retire_by_use = retire_by_use
         self._lock: IO[bytes] | None = None
         self._created: list[Path] = []
         self._records: dict[str, Record] = {}
@@ -634,15 +638,10 @@ class SQLiteStore(StoreBase):
             if self._index is not None:
                 self._index.add(new)
 
-    @locked
-    def evict(self, record_id: str, reason: str) -> EvictionEvent:
-        """Remove a record by hand; it is logged with rule `manual` and the reason given."""
-        self._require_writable()
-        if not reason.strip():
-            raise StoreError("say why the record is evicted; the reason is kept in the eviction log")
+    def _evict(self, record_id: str, reason: str) -> EvictionEvent:
         with self._transaction():
             record = self.get(record_id)
-            event = self._log_eviction(record, "manual", reason.strip(), {})
+            event = self._log_eviction(record, "manual", reason, {})
         self._records.pop(record_id, None)
         self._retired.pop(record_id, None)
         del self._versions[record_id]
@@ -651,49 +650,22 @@ class SQLiteStore(StoreBase):
             self._index.remove(record_id)
         return event
 
-    @locked
-    def update_counters(
-        self,
-        record_id: str,
-        *,
-        retrieved: int = 0,
-        selected: int = 0,
-        succeeded: int = 0,
-        harmed: int = 0,
-        at: datetime | None = None,
-    ) -> Record:
-        """Add to a record's reuse counters; this stores a new version and keeps the old one.
-
-        The increments apply to the version current when the write lock is held, so increments
-        from any number of processes all count. A live record whose new counters cross the
-        `retire_by_use` line is retired in the same version.
-        """
-        self._require_writable()
+    def _add_counts(self, record_id: str, counts: CountIncrements) -> Record:
+        """The increments apply to the version current when the write lock is held."""
         with self._transaction():
             old = self.get(record_id)
             try:
-                new = old.with_counts(
-                    retrieved=retrieved, selected=selected, succeeded=succeeded, harmed=harmed, at=at
-                )
+                new = old.with_counts(**counts._asdict())
             except (ValueError, ValidationError) as error:
                 raise StoreError(f"cannot update counters of {record_id}: {error}") from error
             why = None if self.retire_by_use is None or not new.live else self.retire_by_use.reason(new.counters)
             if why is not None:
-                new = new.marked_retired(why, at)
+                new = new.marked_retired(why, counts.at)
                 logger.info("record %s in %s is retired: %s", record_id, self.path, why)
             self._write_version(old, new)
         return self._replaced(old, new)
 
-    @locked
-    def retire(self, record_id: str, reason: str, *, expected_version: int | None = None) -> Record:
-        """Retire a live record: a new version that is kept (with the reason) but never offered.
-
-        Nothing is deleted: the previous version moves to `record_history`, and `retired()`,
-        `get` and `memory list --retired` still show it. Retiring a retired record is refused.
-        """
-        self._require_writable()
-        if not reason.strip():
-            raise StoreError("say why the record is retired; the reason is kept with it")
+    def _retire(self, record_id: str, reason: str, expected_version: int | None) -> Record:
         with self._transaction():
             old = self.get(record_id)
             if not old.live:

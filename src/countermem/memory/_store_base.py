@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, ClassVar, Self, TypeVar, cast
+from typing import Any, ClassVar, NamedTuple, Self, TypeVar, cast
 
 from pydantic import ValidationError
 
@@ -68,6 +68,16 @@ def locked(method: _Method) -> _Method:
     return cast(_Method, wrapper)
 
 
+class CountIncrements(NamedTuple):
+    """What one `update_counters` call adds (`at`: when the use was; None is now)."""
+
+    retrieved: int
+    selected: int
+    succeeded: int
+    harmed: int
+    at: datetime | None
+
+
 class StoreBase(ABC):
     """The state and read paths both backends share; see the module docstring for the hooks."""
 
@@ -84,23 +94,16 @@ class StoreBase(ABC):
     _rule: RetentionRule
     _seed: int
 
-    def __init__(
-        self,
-        path: str,
-        *,
-        read_only: bool,
-        busy_timeout: float,
-        retire_by_use: RetireByUse | None,
-        access: ScopeAccess | None,
-    ) -> None:
+    retire_by_use: RetireByUse | None
+    """This object's policy for counter updates (None retires nothing by use)."""
+
+    def __init__(self, path: str, *, read_only: bool, access: ScopeAccess | None) -> None:
         if access is not None and not isinstance(access, ScopeAccess):
             raise StoreError(f"access must be a ScopeAccess, got {type(access).__name__}")
         self.access = access
         """The scopes this object shows and writes (None: every scope, the store owner's view)."""
         self.path = path
         self.read_only = read_only
-        self.busy_timeout = busy_timeout
-        self.retire_by_use = retire_by_use
         self.frozen = False
         self._mutex = threading.RLock()
         self._alone = True
@@ -147,6 +150,19 @@ class StoreBase(ABC):
 
     @abstractmethod
     def _write_meta(self, key: str, value: str) -> None: ...
+
+    @abstractmethod
+    def _evict(self, record_id: str, reason: str) -> EvictionEvent:
+        """Move a readable record to the eviction log with rule `manual` and `reason`, in one transaction."""
+
+    @abstractmethod
+    def _add_counts(self, record_id: str, counts: CountIncrements) -> Record:
+        """Store the next version of a readable record with `counts` added (retired when it crosses
+        `retire_by_use`), keeping the old one, so that no writer's increment is lost."""
+
+    @abstractmethod
+    def _retire(self, record_id: str, reason: str, expected_version: int | None) -> Record:
+        """Store the retired next version of a readable live record, over the version read."""
 
     def _is_own_file(self, target: Path) -> bool:
         """Whether `target` is one of the files this store is made of (an export must not replace it)."""
@@ -345,6 +361,49 @@ class StoreBase(ABC):
             return old.revised(**changes)
         except (ValueError, ValidationError) as error:
             raise StoreError(f"cannot revise {record_id}: {error}") from error
+
+    # --- writing -------------------------------------------------------------------------------
+
+    @locked
+    def evict(self, record_id: str, reason: str) -> EvictionEvent:
+        """Remove a record by hand; it is logged with rule `manual` and the reason given."""
+        self._require_writable()
+        if not reason.strip():
+            raise StoreError("say why the record is evicted; the reason is kept in the eviction log")
+        return self._evict(record_id, reason.strip())
+
+    @locked
+    def update_counters(
+        self,
+        record_id: str,
+        *,
+        retrieved: int = 0,
+        selected: int = 0,
+        succeeded: int = 0,
+        harmed: int = 0,
+        at: datetime | None = None,
+    ) -> Record:
+        """Add to a record's reuse counters; this stores a new version and keeps the old one.
+
+        The increments apply to the version current when they are written, so increments from any
+        number of processes all count. A live record whose new counters cross the `retire_by_use`
+        line is retired in the same version.
+        """
+        self._require_writable()
+        return self._add_counts(record_id, CountIncrements(retrieved, selected, succeeded, harmed, at))
+
+    @locked
+    def retire(self, record_id: str, reason: str, *, expected_version: int | None = None) -> Record:
+        """Retire a live record: a new version that is kept (with the reason) but never offered.
+
+        Nothing is deleted: the previous version moves to `record_history`, and `retired()`,
+        `get` and `memory list --retired` still show it. Retiring a retired record is refused, and
+        with `expected_version` so is retiring a record another writer changed since.
+        """
+        self._require_writable()
+        if not reason.strip():
+            raise StoreError("say why the record is retired; the reason is kept with it")
+        return self._retire(record_id, reason, expected_version)
 
     # --- reading -------------------------------------------------------------------------------
 
