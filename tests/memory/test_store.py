@@ -133,6 +133,23 @@ def test_revise_keeps_the_previous_version(store_at: StoreAt) -> None:
         assert store.get(record.id) == revised
 
 
+def test_the_eviction_log_keeps_each_evicted_version_and_gives_back_the_latest_copy(store_at: StoreAt) -> None:
+    with open_store(store_at()) as store:
+        record = make(0)
+        store.add(record)
+        store.update_counters(record.id, retrieved=1)
+        counted = store.update_counters(record.id, retrieved=1)
+        assert counted.version == 3
+        first = store.evict(record.id, "first")
+        assert store.add(record) == [] and store.get(record.id) == record
+        second = store.evict(record.id, "second")
+        assert [(e.reason, e.version) for e in store.evictions()] == [("first", 3), ("second", 1)]
+        assert store.evictions() == [first, second]
+        assert store.evicted_record(record.id) == record
+        with pytest.raises(StoreError, match="never evicted"):
+            store.evicted_record(make(1).id)
+
+
 def test_evictions_are_logged_with_scores(store_at: StoreAt) -> None:
     with open_store(store_at(), capacity=2, retention="utility") as store:
         low = make(0, gain=0.1)

@@ -205,16 +205,13 @@ from countermem.memory._segmented import (
     record_key_parts,
 )
 from countermem.memory._store import (
-    DEFAULT_CAPACITY,
-    EvictionEvent,
-    FrozenSnapshot,
-    ReuseTotals,
     SQLiteStore,
     Store,
-    StoreStats,
     file_sha256,
     records_from_jsonl,
 )
+from countermem.memory._store_base import DEFAULT_CAPACITY
+from countermem.memory._store_models import EvictionEvent, FrozenSnapshot, ReuseTotals, StoreStats
 from countermem.memory._store_rows import StoreRows
 
 __all__ = [

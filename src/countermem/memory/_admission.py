@@ -57,7 +57,8 @@ from countermem.memory._record import (
 )
 from countermem.memory._redact import SecretRedactor, redact_record_data
 from countermem.memory._scope import scope_of
-from countermem.memory._store import EvictionEvent, SQLiteStore, Store
+from countermem.memory._store import SQLiteStore, Store
+from countermem.memory._store_models import EvictionEvent
 
 logger = logging.getLogger(__name__)
 

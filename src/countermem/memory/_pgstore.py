@@ -44,60 +44,30 @@ extension (`CREATE EXTENSION vector`, by whoever administers it; the store never
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import json
 import logging
-import os
 import re
 import tempfile
-import threading
-from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
-from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import numpy as np
-from pydantic import ValidationError
 
-from countermem.core import CountermemError, StoreError
+from countermem.core import StoreError
 from countermem.memory._merge import MergeGroup, merge_groups, merge_key, merged_record
 from countermem.memory._record import Record, ReuseCounters, utc_now
-from countermem.memory._retention import (
-    RetentionRule,
-    ScopedRedundancyIndex,
-    UtilityRetention,
-    UtilityWeights,
-    make_retention,
-    plan_evictions,
-)
+from countermem.memory._retention import RetentionRule, ScopedRedundancyIndex, plan_evictions
 from countermem.memory._retire_by_use import RetireByUse
 from countermem.memory._retrieval import _stable_key
 from countermem.memory._scope import ScopeAccess
-from countermem.memory._store import (
-    DEFAULT_BUSY_TIMEOUT_S,
-    DEFAULT_CAPACITY,
-    EvictionEvent,
-    FrozenSnapshot,
-    MergeOutcome,
-    ReuseTotals,
-    SQLiteStore,
-    StoreStats,
-    _parse,
-    _raw_scope,
-    _why_unreadable,
-)
-from countermem.memory._store_rows import (
-    NOT_COPIED_META,
-    EvictionRow,
-    HistoryRow,
-    RecordRow,
-    StoreRows,
-    body_fields,
-)
+from countermem.memory._store import DEFAULT_BUSY_TIMEOUT_S, SQLiteStore
+from countermem.memory._store_base import CountIncrements, StoreBase, locked, parse_body
+from countermem.memory._store_models import EvictionEvent, FrozenSnapshot, MergeOutcome
+from countermem.memory._store_rows import NOT_COPIED_META, StoreRows, body_fields
 
 if TYPE_CHECKING:
     import psycopg
@@ -106,7 +76,6 @@ logger = logging.getLogger(__name__)
 
 URL_SCHEMES = ("postgresql", "postgres")
 DEFAULT_SCHEMA = "countermem"
-_SETTINGS = ("capacity", "retention", "retention_weights", "seed")
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 _CONNECT_TIMEOUT_S = 10
 _EF_SEARCH = 100
@@ -240,24 +209,20 @@ def _psycopg() -> Any:
     return psycopg
 
 
-_Method = TypeVar("_Method", bound=Callable[..., Any])
-
-
-def _locked(method: _Method) -> _Method:
-    @functools.wraps(method)
-    def wrapper(self: PostgresStore, *args: Any, **kwargs: Any) -> Any:
-        with self._mutex:
-            return method(self, *args, **kwargs)
-
-    return cast(_Method, wrapper)
-
-
 class _StaleVersion(Exception):
     """A revision found the record at another version than it read (internal: it is retried)."""
 
 
-class PostgresStore:
+class PostgresStore(StoreBase):
     """A store in a Postgres schema; see the module docstring for what holds under concurrency."""
+
+    _PARAM: ClassVar[str] = "%s"
+    _TEXT: ClassVar[str] = "::text"
+    _EVICTED_VERSION: ClassVar[str] = "version"
+    _SCOPED_COPY: ClassVar[str] = (
+        "a copy or snapshot of {path} holds every scope; open the store without access (the owner's view), "
+        "not {scopes}"
+    )
 
     def __init__(
         self,
@@ -271,24 +236,12 @@ class PostgresStore:
         retire_by_use: RetireByUse | None = RetireByUse(),  # noqa: B008 - frozen, shared safely
         access: ScopeAccess | None = None,
     ) -> None:
-        if access is not None and not isinstance(access, ScopeAccess):
-            raise StoreError(f"access must be a ScopeAccess, got {type(access).__name__}")
-        self.access = access
-        """The scopes this object shows and writes (None: every scope, the store owner's view)."""
-        self.retire_by_use = retire_by_use
+        super().__init__(display_url(url), read_only=read_only, access=access)
         self.url = url
-        self.path = display_url(url)
-        self.read_only = read_only
         self.busy_timeout = busy_timeout
-        self.frozen = False
-        self._mutex = threading.RLock()
-        self._quarantined: dict[str, str] = {}
-        self._quarantined_scope: dict[str, str | None] = {}
+        self.retire_by_use = retire_by_use
         self._records: dict[str, Record] | None = None
-        self._versions: dict[str, int] = {}
         self._changes = -1
-        self._index: ScopedRedundancyIndex | None = None
-        self._alone = True
         self._hnsw: set[tuple[str, int]] = set()
         self._conn: psycopg.Connection[Any] | None = None
         if busy_timeout <= 0:
@@ -433,54 +386,13 @@ class PostgresStore:
         self, capacity: int | None, retention: str | RetentionRule | None, seed: int | None, *, write: bool
     ) -> list[str]:
         """Read the settings, refuse a change while other writers are open; the keys that need writing."""
-        stored = self._meta()
-        self._capacity = capacity if capacity is not None else int(stored.get("capacity") or DEFAULT_CAPACITY)
-        if self._capacity < 1:
-            raise StoreError(f"store capacity must be at least 1, got {self._capacity}")
-        self._rule = self._resolve_rule(retention, stored)
-        self._seed = seed if seed is not None else int(stored.get("seed") or 0)
-        if self.read_only:
-            return []
-        weights = self._rule.weights if isinstance(self._rule, UtilityRetention) else None
-        wanted = {
-            "capacity": str(self._capacity),
-            "retention": self._rule.name,
-            "retention_weights": json.dumps(weights.__dict__ if weights else None),
-            "seed": str(self._seed),
-        }
-        changed = [key for key in _SETTINGS if key in stored and stored[key] != wanted[key]]
-        if changed and not self._alone:
-            shown = ", ".join(f"{key} {stored[key]}" for key in changed)
-            raise StoreError(
-                f"{self.path} is open for writing elsewhere with {shown}; open it with the same "
-                "settings (or none, to take the stored ones), or close the other writers to change them"
-            )
-        missing = [key for key in _SETTINGS if stored.get(key) != wanted[key]]
-        if write:
-            for key in missing:
-                self._write_meta(key, wanted[key])
-        return missing
-
-    def _meta(self) -> dict[str, str]:
-        return {str(k): str(v) for k, v in self._cx.execute("SELECT key, value FROM meta")}
+        return self._settle_settings(self._meta(), capacity, retention, seed, write=write)
 
     def _write_meta(self, key: str, value: str) -> None:
         self._cx.execute(
             "INSERT INTO meta (key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
             (key, value),
         )
-
-    def _resolve_rule(self, retention: str | RetentionRule | None, stored: dict[str, str]) -> RetentionRule:
-        if retention is not None and not isinstance(retention, str):
-            return retention
-        try:
-            if retention is not None:
-                return make_retention(retention)
-            raw_weights = json.loads(stored.get("retention_weights") or "null")
-            weights = UtilityWeights(**raw_weights) if raw_weights else None
-            return make_retention(stored.get("retention") or "utility", weights)
-        except CountermemError as error:
-            raise StoreError(f"{self.path}: {error}; pass the retention rule explicitly") from error
 
     # --- connection and transactions -----------------------------------------------------------
 
@@ -574,51 +486,17 @@ class PostgresStore:
 
     def _take_in_changes(self) -> None:
         conn = self._cx
-        assert self._records is not None
+        held = self._records
+        assert held is not None
         self._changes = int(self._scalar("SELECT n FROM changes"))
-        rows = [(str(i), int(v)) for i, v in conn.execute("SELECT id, version FROM records ORDER BY seq")]
-        changed = [record_id for record_id, version in rows if self._versions.get(record_id) != version]
-        fresh: dict[str, Record | None] = {}
-        if changed:
-            for record_id, body in conn.execute(
-                "SELECT id, body::text FROM records WHERE id = ANY(%s)", (changed,)
-            ):
-                fresh[str(record_id)] = self._parse_row(str(record_id), str(body))
-        present = {record_id for record_id, _ in rows}
-        gone = [record_id for record_id in self._versions if record_id not in present]
-        records: dict[str, Record] = {}
-        for record_id, _ in rows:
-            record = fresh[record_id] if record_id in fresh else self._records.get(record_id)
-            if record is not None:
-                records[record_id] = record
-        for record_id in gone:
-            self._quarantined.pop(record_id, None)
-        if self._index is not None:
-            for record_id in gone:
-                if record_id in self._index:
-                    self._index.remove(record_id)
-            for record_id, record in fresh.items():
-                if record is not None and record.live:
-                    self._index.add(record)
-                elif record_id in self._index:
-                    self._index.remove(record_id)
-        self._records = records
-        self._versions = dict(rows)
+
+        def bodies(ids: list[str]) -> Iterable[tuple[Any, Any]]:
+            return conn.execute("SELECT id, body::text FROM records WHERE id = ANY(%s)", (ids,))
+
+        self._records = dict(self._take_in(bodies, held.get))
         capacity = conn.execute("SELECT value FROM meta WHERE key = 'capacity'").fetchone()
         if capacity is not None:
             self._capacity = int(capacity[0])
-
-    def _parse_row(self, record_id: str, body: str) -> Record | None:
-        try:
-            record = Record.model_validate_json(body)
-        except (ValidationError, ValueError, RecursionError) as error:
-            reason = _why_unreadable(error)
-            self._quarantined[record_id] = reason
-            self._quarantined_scope[record_id] = _raw_scope(body)
-            logger.warning("record %s in %s cannot be read and is set aside: %s", record_id, self.path, reason)
-            return None
-        self._quarantined.pop(record_id, None)
-        return record
 
     def _remember(self, record: Record) -> None:
         if self._records is not None:
@@ -632,16 +510,6 @@ class PostgresStore:
         if self._index is not None and record_id in self._index:
             self._index.remove(record_id)
 
-    @property
-    def quarantined(self) -> dict[str, str]:
-        """Records set aside because they no longer parse (among those read so far, of the scopes
-        this object may read): id -> why."""
-        return {
-            k: v
-            for k, v in self._quarantined.items()
-            if self.access is None or self._quarantined_scope.get(k) in self.access.readable
-        }
-
     # --- lifecycle -----------------------------------------------------------------------------
 
     def close(self) -> None:
@@ -651,14 +519,6 @@ class PostgresStore:
                     self._conn.close()
                 self._conn = None
 
-    def __enter__(self) -> PostgresStore:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.close()
-
     @property
     def closed(self) -> bool:
         return self._conn is None
@@ -667,14 +527,6 @@ class PostgresStore:
     def in_memory(self) -> bool:
         return False
 
-    @property
-    def capacity(self) -> int:
-        return self._capacity
-
-    @property
-    def retention(self) -> RetentionRule:
-        return self._rule
-
     # --- scopes and retirement ----------------------------------------------------------------
 
     @property
@@ -682,26 +534,13 @@ class PostgresStore:
         """The readable scopes as a query parameter (None: every scope)."""
         return None if self.access is None else sorted(self.access.readable)
 
-    def _may_read(self, record: Record) -> bool:
-        return self.access is None or self.access.can_read(record)
-
     def _live(self) -> list[Record]:
-        """Live records this object may read, in admission order."""
         return [r for r in self._loaded().values() if r.live and self._may_read(r)]
 
-    def _refuse_foreign_scope(self, record: Record) -> None:
-        if self.access is not None and record.scope != self.access.own:
-            raise StoreError(
-                f"record {record.id} is of scope {record.scope!r}, but this store was opened to write "
-                f"{self.access.describe()}; build the record with scope={self.access.own!r}, or open the "
-                "store with that record's scope"
-            )
+    def _retired_records(self) -> list[Record]:
+        return [r for r in self._loaded().values() if not r.live and self._may_read(r)]
 
-    @_locked
-    def __len__(self) -> int:
-        return len(self._live())
-
-    @_locked
+    @locked
     def __contains__(self, record_id: object) -> bool:
         """Whether the record is stored, live or retired (and readable by this object)."""
         if not isinstance(record_id, str) or record_id in self._quarantined:
@@ -717,19 +556,45 @@ class PostgresStore:
 
     # --- reading -------------------------------------------------------------------------------
 
-    @_locked
-    def get(self, record_id: str) -> Record:
+    def _find(self, record_id: str) -> Record | None:
         if self._records is not None:
             found = self._loaded().get(record_id)
         else:
             row = self._cx.execute("SELECT body::text FROM records WHERE id = %s", (record_id,)).fetchone()
             found = None if row is None else self._parse_row(record_id, str(row[0]))
-        if found is None or not self._may_read(found):
-            where = "" if self.access is None else f" readable in {self.access.describe()}"
-            raise StoreError(f"no record {record_id!r}{where} in {self.path}; `countermem memory list` shows the ids")
-        return found
+        return None if found is None or not self._may_read(found) else found
 
-    @_locked
+    def _rows(self, query: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self._cx.execute(query, tuple(params)).fetchall()
+
+    @contextlib.contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        with self._tx() as conn:
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            yield
+
+    def _visible_evictions(
+        self, columns: str, where: str = "", params: Sequence[Any] = (), *, newest_first: bool = False
+    ) -> list[tuple[Any, ...]]:
+        """Filtered on the server by the scope each logged body names."""
+        scope = "(%s::text[] IS NULL OR coalesce(body ->> 'scope', 'default') = ANY(%s))"
+        query = (
+            f"SELECT {columns} FROM evictions WHERE {f'{where} AND ' if where else ''}{scope} "
+            f"ORDER BY seq{' DESC' if newest_first else ''}"
+        )
+        return self._rows(query, (*params, self._scopes, self._scopes))
+
+    def _evictions_by_reason(self) -> dict[str, int]:
+        return {
+            str(k): int(v)
+            for k, v in self._cx.execute(
+                "SELECT reason, COUNT(*) FROM evictions WHERE %s::text[] IS NULL OR "
+                "coalesce(body ->> 'scope', 'default') = ANY(%s) GROUP BY reason ORDER BY 1",
+                (self._scopes, self._scopes),
+            )
+        }
+
+    @locked
     def get_many(self, record_ids: Sequence[str]) -> dict[str, Record]:
         """The live records among `record_ids` (one query when they are not held in memory)."""
         if self._records is not None:
@@ -741,107 +606,9 @@ class PostgresStore:
             pairs = [(i, r) for i, r in parsed if r is not None]
         return {i: r for i, r in pairs if r.live and self._may_read(r)}
 
-    @_locked
-    def all(self) -> list[Record]:
-        """The live records (the ones that may be offered), in admission order."""
-        return self._live()
-
-    @_locked
-    def retired(self) -> list[Record]:
-        """The retired records, in admission order: kept, never offered."""
-        return [r for r in self._loaded().values() if not r.live and self._may_read(r)]
-
-    @_locked
-    def search(
-        self, *, domain: str | None = None, benchmark: str | None = None, limit: int | None = None
-    ) -> list[Record]:
-        found = [
-            r
-            for r in self._live()
-            if (domain is None or r.domain == domain) and (benchmark is None or r.benchmark == benchmark)
-        ]
-        return found if limit is None else found[:limit]
-
-    @_locked
-    def history(self, record_id: str) -> list[Record]:
-        current = self.get(record_id)
-        rows = self._cx.execute(
-            "SELECT body::text FROM record_history WHERE id = %s ORDER BY seq", (record_id,)
-        ).fetchall()
-        older = [_parse(str(row[0]), f"history of {record_id}") for row in rows]
-        return [r for r in older if r.created_at == current.created_at] + [current]
-
-    @_locked
-    def evictions(self) -> list[EvictionEvent]:
-        rows = self._cx.execute(
-            "SELECT record_id, rule, reason, scores::text, at, version FROM evictions "
-            "WHERE %s::text[] IS NULL OR coalesce(body ->> 'scope', 'default') = ANY(%s) ORDER BY seq",
-            (self._scopes, self._scopes),
-        )
-        return [
-            EvictionEvent(
-                record_id=str(record_id),
-                rule=str(rule),
-                reason=str(reason),
-                scores=json.loads(scores),
-                at=datetime.fromisoformat(str(at)),
-                version=int(version),
-            )
-            for record_id, rule, reason, scores, at, version in rows
-        ]
-
-    @_locked
-    def evicted_record(self, record_id: str) -> Record:
-        row = self._cx.execute(
-            "SELECT body::text FROM evictions WHERE record_id = %s AND (%s::text[] IS NULL OR "
-            "coalesce(body ->> 'scope', 'default') = ANY(%s)) ORDER BY seq DESC LIMIT 1",
-            (record_id, self._scopes, self._scopes),
-        ).fetchone()
-        if row is None:
-            raise StoreError(f"record {record_id!r} was never evicted from {self.path}")
-        return _parse(str(row[0]), f"evicted record {record_id}")
-
-    @_locked
-    def stats(self) -> StoreStats:
-        records = self.all()
-        by_reason = {
-            str(k): int(v)
-            for k, v in self._cx.execute(
-                "SELECT reason, COUNT(*) FROM evictions WHERE %s::text[] IS NULL OR "
-                "coalesce(body ->> 'scope', 'default') = ANY(%s) GROUP BY reason ORDER BY 1",
-                (self._scopes, self._scopes),
-            )
-        }
-        return StoreStats(
-            path=self.path,
-            count=len(records),
-            capacity=self._capacity,
-            retention=self._rule.name,
-            frozen=False,
-            by_domain=dict(sorted(Counter(r.domain for r in records).items())),
-            by_scope=dict(sorted(Counter(r.scope for r in records).items())),
-            by_benchmark=dict(sorted(Counter(r.benchmark for r in records).items())),
-            mean_gain=sum(r.utility_gain for r in records) / len(records) if records else None,
-            universal_conditions=sum(r.condition.is_universal for r in records),
-            evictions_by_reason=by_reason,
-            retired=len(self.retired()),
-            reuse=ReuseTotals(
-                retrieved=sum(r.counters.retrieved for r in records),
-                selected=sum(r.counters.selected for r in records),
-                succeeded=sum(r.counters.succeeded for r in records),
-                harmed=sum(r.counters.harmed for r in records),
-            ),
-            quarantined=self.quarantined,
-            redactions=dict(sorted(sum((Counter(r.redactions) for r in records), Counter[str]()).items())),
-        )
-
     # --- writing -------------------------------------------------------------------------------
 
-    def _require_writable(self) -> None:
-        if self.read_only:
-            raise StoreError(f"{self.path} was opened read-only; open it without read_only=True to change it")
-
-    @_locked
+    @locked
     def add(self, record: Record) -> list[EvictionEvent]:
         """Admit `record`, then evict by the retention rule while its scope is over capacity (one transaction).
 
@@ -850,8 +617,7 @@ class PostgresStore:
         (live or retired) is not stored again and nothing is evicted.
         """
         self._require_writable()
-        if not isinstance(record, Record):
-            raise StoreError(f"a store holds Record objects, got {type(record).__name__}")
+        self._require_record(record)
         self._refuse_foreign_scope(record)
         if record.id in self._quarantined:
             raise StoreError(
@@ -886,14 +652,13 @@ class PostgresStore:
             self._forget(event.record_id)
         return events
 
-    @_locked
+    @locked
     def add_or_merge(self, record: Record) -> MergeOutcome:
         """Admit `record`, or merge it with the equivalent live records of its scope, as `SQLiteStore`
         does (`countermem.memory._merge`): one transaction under the store lock, the members' rows
         locked (`FOR UPDATE`) so that the summed counters lose no concurrent increment."""
         self._require_writable()
-        if not isinstance(record, Record):
-            raise StoreError(f"a store holds Record objects, got {type(record).__name__}")
+        self._require_record(record)
         self._refuse_foreign_scope(record)
         key = merge_key(record)
         if key is None or record.id in self:
@@ -917,13 +682,9 @@ class PostgresStore:
         for other in group.merged:
             self._forget(other.id)
         self._replaced(new)
-        return MergeOutcome(
-            evictions=[e for e in events if e.record_id != record.id],
-            merged_into=None if new.id == record.id else new.id,
-            merged=[r.id for r in group.merged if r.id != record.id],
-        )
+        return MergeOutcome.of_merge(record, group, new, events)
 
-    @_locked
+    @locked
     def merge(self, *, dry_run: bool = False) -> list[MergeGroup]:
         """Merge every group of equivalent records of this object's own scope (every scope, each
         apart, for the owner's view) in one transaction; the plan, unchanged, with `dry_run`."""
@@ -1008,12 +769,7 @@ class PostgresStore:
             raise StoreError(f"record {record_id} vanished from {self.path} while it was being evicted")
         return EvictionEvent(record_id=record_id, rule=rule, reason=reason, scores=scores, at=at, version=int(row[0]))
 
-    @_locked
-    def evict(self, record_id: str, reason: str) -> EvictionEvent:
-        """Remove a record by hand; it is logged with rule `manual` and the reason given."""
-        self._require_writable()
-        if not reason.strip():
-            raise StoreError("say why the record is evicted; the reason is kept in the eviction log")
+    def _evict(self, record_id: str, reason: str) -> EvictionEvent:
         with self._tx(lock=True):
             exists = self._cx.execute(
                 "SELECT 1 FROM records WHERE id = %s AND (%s::text[] IS NULL OR scope = ANY(%s))",
@@ -1021,27 +777,15 @@ class PostgresStore:
             ).fetchone()
             if exists is None or record_id in self._quarantined:
                 raise StoreError(f"no record {record_id!r} in {self.path}; `countermem memory list` shows the ids")
-            event = self._log_eviction(record_id, "manual", reason.strip(), {})
+            event = self._log_eviction(record_id, "manual", reason, {})
             self._bump()
         self._forget(record_id)
         return event
 
-    @_locked
-    def update_counters(
-        self,
-        record_id: str,
-        *,
-        retrieved: int = 0,
-        selected: int = 0,
-        succeeded: int = 0,
-        harmed: int = 0,
-        at: datetime | None = None,
-    ) -> Record:
-        """Add to a record's reuse counters on the server (`selected = selected + n`): no increment
-        from any writer is lost, and the previous version is kept in `record_history`. A live record
-        whose new counters cross the `retire_by_use` line is retired by the same statement (so in
-        the same version and transaction, as `SQLiteStore` does)."""
-        self._require_writable()
+    def _add_counts(self, record_id: str, counts: CountIncrements) -> Record:
+        """On the server (`selected = selected + n`), the old version copied to `record_history` and
+        any retirement by use done by the same statement (so in the same version and transaction)."""
+        retrieved, selected, succeeded, harmed, at = counts
         if min(retrieved, selected, succeeded, harmed) < 0:
             raise StoreError(f"cannot update counters of {record_id}: reuse counters only grow; got a negative increment")
         any_use = bool(retrieved or selected or succeeded or harmed)
@@ -1056,19 +800,13 @@ class PostgresStore:
             }).fetchone()
         if row is None:
             raise StoreError(f"no record {record_id!r} in {self.path}; `countermem memory list` shows the ids")
-        new = _parse(str(row[0]), f"record {record_id}")
+        new = parse_body(str(row[0]), f"record {record_id}")
         if row[1]:
             logger.info("record %s in %s is retired: %s", record_id, self.path, new.retired_reason)
         self._replaced(new)
         return new
 
-    @_locked
-    def retire(self, record_id: str, reason: str, *, expected_version: int | None = None) -> Record:
-        """Retire a live record: a new version that is kept (with the reason) but never offered."""
-        self._require_writable()
-        if not reason.strip():
-            raise StoreError("say why the record is retired; the reason is kept with it")
-
+    def _retire(self, record_id: str, reason: str, expected_version: int | None) -> Record:
         def retired(old: Record) -> Record:
             if not old.live:
                 raise StoreError(f"record {record_id} is already retired ({old.retired_reason})")
@@ -1076,18 +814,12 @@ class PostgresStore:
 
         return self._with_retries(record_id, expected_version, retired)
 
-    @_locked
+    @locked
     def revise(self, record_id: str, *, expected_version: int | None = None, **changes: Any) -> Record:
         """Change a record's fields; stores a new version over exactly the one read (see the module docstring)."""
         self._require_writable()
 
-        def revised(old: Record) -> Record:
-            try:
-                return old.revised(**changes)
-            except (ValueError, ValidationError) as error:
-                raise StoreError(f"cannot revise {record_id}: {error}") from error
-
-        return self._with_retries(record_id, expected_version, revised)
+        return self._with_retries(record_id, expected_version, lambda old: self._revised(record_id, old, changes))
 
     def _with_retries(
         self, record_id: str, expected_version: int | None, change: Callable[[Record], Record]
@@ -1098,11 +830,7 @@ class PostgresStore:
                 new = self._rewrite(record_id, expected_version, change)
             except _StaleVersion:
                 if expected_version is not None:
-                    current = self._current_version(record_id)
-                    raise StoreError(
-                        f"record {record_id} was read at version {expected_version} but is now at version "
-                        f"{current} (another writer changed it); read it again and redo the change"
-                    ) from None
+                    raise self._stale(record_id, expected_version, self._current_version(record_id)) from None
                 continue
             self._replaced(new)
             return new
@@ -1152,26 +880,14 @@ class PostgresStore:
     def _replaced(self, new: Record) -> None:
         old = self._records.get(new.id) if self._records is not None else None
         self._remember(new)
-        if self._index is not None and not new.live:
-            if new.id in self._index:
-                self._index.remove(new.id)
-        elif self._index is not None and old is not None and (
-            new.situation != old.situation
-            or new.improved_action != old.improved_action
-            or new.embedding != old.embedding
-        ):
-            self._index.add(new)
+        self._reindex(old, new)
 
     # --- copies --------------------------------------------------------------------------------
 
-    @_locked
+    @locked
     def freeze(self, path: str | Path) -> FrozenSnapshot:
         """A frozen SQLite snapshot of this store (a server database cannot be frozen in place)."""
-        target = Path(path)
-        if target.exists():
-            raise StoreError(f"{target} already exists; freeze to a new path (snapshots are never overwritten)")
-        if not target.parent.is_dir():
-            raise StoreError(f"cannot freeze to {target}: folder {target.parent} does not exist")
+        target = self._freeze_target(path)
         rows = self.dump_rows()
         with (
             tempfile.TemporaryDirectory(dir=target.parent, prefix=f".{target.name}.") as folder,
@@ -1180,32 +896,7 @@ class PostgresStore:
             copy.load_rows(rows)
             return copy.freeze(target)
 
-    @_locked
-    def export_jsonl(self, path: str | Path, *, overwrite: bool = False) -> int:
-        """One record per line, the live ones in admission order then the retired ones (as
-        `SQLiteStore` writes them); the file appears whole or not at all."""
-        target = Path(path)
-        if target.is_dir():
-            raise StoreError(f"cannot export to {target}: it is a folder; give a writable file path")
-        if not target.parent.is_dir():
-            raise StoreError(f"cannot export to {target}: folder {target.parent} does not exist")
-        if target.exists() and not overwrite:
-            raise StoreError(f"{target} already exists; give a new path, or overwrite it on purpose")
-        records = [*self.all(), *self.retired()]
-        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed into place below
-            "w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.", suffix=".partial", delete=False
-        )
-        try:
-            with handle:
-                for record in records:
-                    handle.write(record.model_dump_json() + "\n")
-            os.replace(handle.name, target)
-        except BaseException:
-            Path(handle.name).unlink(missing_ok=True)
-            raise
-        return len(records)
-
-    @_locked
+    @locked
     def content_sha256(self) -> str:
         """sha256 of the live records (ids and bodies as canonical JSON, in admission order): what a
         stage manifest pins for a server store, which has no file to hash."""
@@ -1215,36 +906,7 @@ class PostgresStore:
             digest.update(f"{record_id}\t{canonical}\n".encode())
         return digest.hexdigest()
 
-    @_locked
-    def dump_rows(self) -> StoreRows:
-        """Everything stored, bodies as stored (one consistent snapshot); the owner's view only."""
-        if self.access is not None:
-            raise StoreError(
-                f"a copy or snapshot of {self.path} holds every scope; open the store without access "
-                f"(the owner's view), not {self.access.describe()}"
-            )
-        with self._tx() as conn:
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            meta = {k: v for k, v in self._meta().items() if k not in NOT_COPIED_META}
-            records = tuple(
-                RecordRow(id=str(i), body=str(b))
-                for i, b in conn.execute("SELECT id, body::text FROM records ORDER BY seq")
-            )
-            history = tuple(
-                HistoryRow(id=str(i), version=int(v), replaced_at=str(t), body=str(b))
-                for i, v, t, b in conn.execute(
-                    "SELECT id, version, replaced_at, body::text FROM record_history ORDER BY seq"
-                )
-            )
-            evictions = tuple(
-                EvictionRow(record_id=str(i), rule=str(r), reason=str(why), scores=str(s), at=str(t), body=str(b))
-                for i, r, why, s, t, b in conn.execute(
-                    "SELECT record_id, rule, reason, scores::text, at, body::text FROM evictions ORDER BY seq"
-                )
-            )
-        return StoreRows(meta=meta, records=records, history=history, evictions=evictions)
-
-    @_locked
+    @locked
     def load_rows(self, rows: StoreRows) -> None:
         """Fill this empty store with `rows` (settings included); refused when it holds anything."""
         self._require_writable()
@@ -1283,7 +945,7 @@ class PostgresStore:
 
     # --- key embeddings for ServerRetriever ----------------------------------------------------
 
-    @_locked
+    @locked
     def ids_without_key(self, embedder: str) -> list[str]:
         """Live records this object may read with no key embedding for `embedder` yet (new, or revised since)."""
         column = "k.embedding" if self.has_pgvector else "k.vector"
@@ -1294,7 +956,7 @@ class PostgresStore:
         )
         return [str(row[0]) for row in self._cx.execute(query, (embedder, self._scopes, self._scopes))]
 
-    @_locked
+    @locked
     def put_keys(self, embedder: str, records: Sequence[Record], vectors: np.ndarray[Any, Any]) -> None:
         """Store unit key vectors (one row per record); with pgvector, in an HNSW-indexed column too."""
         if not records:
@@ -1322,7 +984,7 @@ class PostgresStore:
         with self._tx(), self._cx.cursor() as cursor:
             cursor.executemany(query, rows)
 
-    @_locked
+    @locked
     def ensure_key_index(self, embedder: str, dim: int) -> None:
         """With pgvector, the HNSW index over `embedder`'s keys (built once, after the first keys are
         in, so a large store is indexed in bulk rather than row by row); nothing without pgvector."""
@@ -1340,7 +1002,7 @@ class PostgresStore:
             self._cx.execute(statement)
         self._hnsw.add((embedder, dim))
 
-    @_locked
+    @locked
     def key_conditions(self, embedder: str, domain: str, benchmark: str | None) -> dict[str, int]:
         """Distinct conditions of the keyed records in a pool and how many records carry each."""
         rows = self._cx.execute(
@@ -1350,7 +1012,7 @@ class PostgresStore:
         )
         return {str(condition): int(n) for condition, n in rows}
 
-    @_locked
+    @locked
     def nearest_keys(
         self,
         embedder: str,

@@ -63,60 +63,50 @@ A retired record (`retire`, by re-verification, or by use: `RetireByUse` applied
 `all`, `search` and `len` are the live records only, so nothing that offers records sees it,
 and it does not count against the capacity; `get`, `history` and `retired()` still return it.
 Its id is not admitted again: the same correction found again is reported as already stored.
+
+What this store shares with the Postgres one (every read path, the settings, the quarantine, the
+records held in memory) is `countermem.memory._store_base.StoreBase`; this module is SQLite's rows,
+locks, files and write transactions.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
-import functools
 import json
 import logging
 import os
 import sqlite3
-import tempfile
-import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
-from types import TracebackType
-from typing import IO, Any, Protocol, TypeVar, cast, runtime_checkable
+from typing import IO, Any, ClassVar, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
-from countermem.core import CountermemError, StoreError, clip_middle, sha256_file
+from countermem.core import StoreError, sha256_file
 from countermem.memory._merge import MergeGroup, merge_groups, merge_key, merged_record
 from countermem.memory._record import Record, utc_now
 from countermem.memory._retention import (
     RetentionRule,
     ScopedRedundancyIndex,
-    UtilityRetention,
-    UtilityWeights,
-    make_retention,
     plan_evictions,
 )
 from countermem.memory._retire_by_use import RetireByUse
-from countermem.memory._scope import DEFAULT_SCOPE, ScopeAccess
-from countermem.memory._store_rows import (
-    NOT_COPIED_META,
-    EvictionRow,
-    HistoryRow,
-    RecordRow,
-    StoreRows,
-    body_fields,
-)
+from countermem.memory._scope import ScopeAccess
+from countermem.memory._store_base import CountIncrements, StoreBase, locked, raw_scope
+from countermem.memory._store_models import EvictionEvent, FrozenSnapshot, MergeOutcome, StoreStats
+from countermem.memory._store_rows import NOT_COPIED_META, StoreRows, body_fields
 
 logger = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
-DEFAULT_CAPACITY = 200
 MEMORY = ":memory:"
 DEFAULT_BUSY_TIMEOUT_S = 60.0
 """How long a writer waits for another process's transaction before giving up."""
 _SHARED_LOCK_WAIT_S = 2.0
-_SETTINGS = ("capacity", "retention", "retention_weights", "seed")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -151,69 +141,6 @@ CREATE TABLE IF NOT EXISTS evictions (
 );
 CREATE INDEX IF NOT EXISTS evictions_by_reason ON evictions (reason);
 """
-
-
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class EvictionEvent(_Frozen):
-    """One eviction: `rule` is the retention rule (or `manual`), `reason` the category stats group by."""
-
-    record_id: str
-    rule: str
-    reason: str
-    scores: dict[str, float] = Field(default_factory=dict)
-    at: datetime
-    version: int
-
-
-class ReuseTotals(_Frozen):
-    retrieved: int = 0
-    selected: int = 0
-    succeeded: int = 0
-    harmed: int = 0
-
-
-class StoreStats(_Frozen):
-    path: str
-    count: int
-    capacity: int
-    """The most live records each scope holds (`by_scope` counts them against it)."""
-    retention: str
-    frozen: bool
-    by_domain: dict[str, int]
-    by_benchmark: dict[str, int]
-    mean_gain: float | None
-    universal_conditions: int
-    evictions_by_reason: dict[str, int]
-    reuse: ReuseTotals
-    quarantined: dict[str, str] = Field(default_factory=dict)
-    """Records set aside because they no longer parse: id -> why (they are not in `count`)."""
-    redactions: dict[str, int] = Field(default_factory=dict)
-    """Secrets replaced by placeholders in the stored records, by kind (`Record.redactions`)."""
-    retired: int = 0
-    """Records kept but never offered (not in `count`, not against the capacity)."""
-    by_scope: dict[str, int] = Field(default_factory=dict)
-    """Records by scope (only the scopes the store object may read)."""
-
-
-class MergeOutcome(_Frozen):
-    """What `add_or_merge` did: `merged_into` names the stored record that now holds the new one's
-    content (None when the new record was stored under its own id); `merged` are stored records it
-    absorbed; `evictions` are the retention rule's (or the merges of stored records)."""
-
-    evictions: list[EvictionEvent] = Field(default_factory=list)
-    merged_into: str | None = None
-    merged: list[str] = Field(default_factory=list)
-
-
-class FrozenSnapshot(_Frozen):
-    """A frozen copy of a store and the sha256 of its bytes (what a stage manifest pins)."""
-
-    path: Path
-    sha256: str
-    records: int
 
 
 @runtime_checkable
@@ -257,20 +184,8 @@ class Store(Protocol):
 
 file_sha256 = sha256_file
 
-_Method = TypeVar("_Method", bound=Callable[..., Any])
-_QUARANTINE_REASON_LIMIT = 300
 
-
-def _locked(method: _Method) -> _Method:
-    @functools.wraps(method)
-    def wrapper(self: SQLiteStore, *args: Any, **kwargs: Any) -> Any:
-        with self._mutex:
-            return method(self, *args, **kwargs)
-
-    return cast(_Method, wrapper)
-
-
-class SQLiteStore:
+class SQLiteStore(StoreBase):
     """A store in one SQLite file (or `:memory:` for tests).
 
     `capacity` (live records per scope), `retention` and `seed` default to what the file recorded
@@ -279,6 +194,13 @@ class SQLiteStore:
     `retire_by_use` is this object's policy for counter updates (not recorded in the file; None
     retires nothing by use).
     """
+
+    _PARAM: ClassVar[str] = "?"
+    _TEXT: ClassVar[str] = ""
+    _EVICTED_VERSION: ClassVar[str] = "json_extract(body, '$.version')"
+    _SCOPED_COPY: ClassVar[str] = (
+        "a copy holds every scope of {path}, and this store was opened for {scopes}; copy it opened without a scope"
+    )
 
     def __init__(
         self,
@@ -293,25 +215,14 @@ class SQLiteStore:
         retire_by_use: RetireByUse | None = RetireByUse(),  # noqa: B008 - frozen, shared safely
         access: ScopeAccess | None = None,
     ) -> None:
-        self.path = str(path)
-        self.read_only = read_only
-        if access is not None and not isinstance(access, ScopeAccess):
-            raise StoreError(f"access must be a ScopeAccess, got {type(access).__name__}")
-        self.access = access
-        """The scopes this object shows and writes (None: every scope, the store owner's view)."""
+        super().__init__(str(path), read_only=read_only, access=access)
         self.busy_timeout = busy_timeout
         self.retire_by_use = retire_by_use
-        self._mutex = threading.RLock()
         self._lock: IO[bytes] | None = None
-        self._alone = True
         self._created: list[Path] = []
-        self._quarantined: dict[str, str] = {}
-        self._quarantined_scope: dict[str, str | None] = {}
-        self._versions: dict[str, int] = {}
         self._records: dict[str, Record] = {}
         """Live records, in admission order."""
         self._retired: dict[str, Record] = {}
-        self._index: ScopedRedundancyIndex | None = None
         try:
             self._conn = self._connect(durable)
             self._data_version = self._read_data_version()
@@ -462,49 +373,12 @@ class SQLiteStore:
                 f"{self.path} has store schema {version}, this countermem reads schema {SCHEMA_VERSION}; "
                 "export it with the countermem that wrote it"
             )
-        stored_capacity = _read_meta(conn, "capacity")
-        self._capacity = capacity if capacity is not None else int(stored_capacity or DEFAULT_CAPACITY)
-        if self._capacity < 1:
-            raise StoreError(f"store capacity must be at least 1, got {self._capacity}")
-        self._rule = self._resolve_rule(retention)
-        stored_seed = _read_meta(conn, "seed")
-        self._seed = seed if seed is not None else int(stored_seed or 0)
-        self.frozen = _read_meta(conn, "frozen") == "1"
-        if self.read_only:
-            return []
-        weights = self._rule.weights if isinstance(self._rule, UtilityRetention) else None
-        wanted = {
-            "capacity": str(self._capacity),
-            "retention": self._rule.name,
-            "retention_weights": json.dumps(weights.__dict__ if weights else None),
-            "seed": str(self._seed),
-        }
-        stored = {key: _read_meta(conn, key) for key in _SETTINGS}
-        changed = [key for key in _SETTINGS if stored[key] is not None and stored[key] != wanted[key]]
-        if changed and not self._alone:
-            shown = ", ".join(f"{key} {stored[key]}" for key in changed)
-            raise StoreError(
-                f"{self.path} is open for writing elsewhere with {shown}; open it with the same "
-                "settings (or none, to take the stored ones), or close the other writers to change them"
-            )
-        missing = [key for key in _SETTINGS if stored[key] != wanted[key]]
-        if write:
-            for key in missing:
-                _write_meta(conn, key, wanted[key])
-        return missing
+        stored = self._meta()
+        self.frozen = stored.get("frozen") == "1"
+        return self._settle_settings(stored, capacity, retention, seed, write=write)
 
-    def _resolve_rule(self, retention: str | RetentionRule | None) -> RetentionRule:
-        if retention is not None and not isinstance(retention, str):
-            return retention
-        try:
-            if retention is not None:
-                return make_retention(retention)
-            name = _read_meta(self._conn, "retention") or "utility"
-            raw_weights = json.loads(_read_meta(self._conn, "retention_weights") or "null")
-            weights = UtilityWeights(**raw_weights) if raw_weights else None
-            return make_retention(name, weights)
-        except CountermemError as error:
-            raise StoreError(f"{self.path}: {error}; pass the retention rule explicitly") from error
+    def _write_meta(self, key: str, value: str) -> None:
+        _write_meta(self._conn, key, value)
 
     def _load(self) -> None:
         records: list[Record] = []
@@ -519,18 +393,6 @@ class SQLiteStore:
     def _split(self, records: list[Record]) -> None:
         self._records = {r.id: r for r in records if r.live}
         self._retired = {r.id: r for r in records if not r.live}
-
-    def _parse_row(self, record_id: str, body: str) -> Record | None:
-        try:
-            record = Record.model_validate_json(body)
-        except (ValidationError, ValueError, RecursionError) as error:
-            reason = _why_unreadable(error)
-            self._quarantined[record_id] = reason
-            self._quarantined_scope[record_id] = _raw_scope(body)
-            logger.warning("record %s in %s cannot be read and is set aside: %s", record_id, self.path, reason)
-            return None
-        self._quarantined.pop(record_id, None)
-        return record
 
     def _read_data_version(self) -> int:
         return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
@@ -559,48 +421,16 @@ class SQLiteStore:
 
     def _take_in_changes(self) -> None:
         conn = self._conn
-        rows = [(str(i), int(v)) for i, v in conn.execute("SELECT id, version FROM records ORDER BY seq")]
-        changed = [record_id for record_id, version in rows if self._versions.get(record_id) != version]
-        fresh: dict[str, Record | None] = {}
-        for record_id in changed:
-            body = conn.execute("SELECT body FROM records WHERE id = ?", (record_id,)).fetchone()[0]
-            fresh[record_id] = self._parse_row(record_id, body)
-        present = {record_id for record_id, _ in rows}
-        gone = [record_id for record_id in self._versions if record_id not in present]
-        records: list[Record] = []
-        for record_id, _ in rows:
-            record = fresh[record_id] if record_id in fresh else self._stored(record_id)
-            if record is not None:
-                records.append(record)
-        for record_id in gone:
-            self._quarantined.pop(record_id, None)
-        if self._index is not None:
-            for record_id in gone:
-                if record_id in self._index:
-                    self._index.remove(record_id)
-            for record_id, record in fresh.items():
-                if record is not None and record.live:
-                    self._index.add(record)
-                elif record_id in self._index:
-                    self._index.remove(record_id)
-        self._split(records)
-        self._versions = dict(rows)
+
+        def bodies(ids: list[str]) -> Iterable[tuple[str, str]]:
+            for record_id in ids:
+                yield record_id, conn.execute("SELECT body FROM records WHERE id = ?", (record_id,)).fetchone()[0]
+
+        self._split([record for _, record in self._take_in(bodies, self._stored)])
         self._capacity = int(_read_meta(conn, "capacity") or self._capacity)
         self._eviction_count = int(conn.execute("SELECT COUNT(*) FROM evictions").fetchone()[0])
 
-    @property
-    def quarantined(self) -> dict[str, str]:
-        """Records set aside when the store was opened because they no longer parse: id -> why.
-
-        They stay in the file untouched (an older or newer countermem may read them); this object
-        neither offers nor counts them.
-        """
-        return {k: v for k, v in self._quarantined.items() if self._may_read_scope(self._quarantined_scope.get(k))}
-
     # --- scopes --------------------------------------------------------------------------------
-
-    def _may_read_scope(self, scope: str | None) -> bool:
-        return self.access is None or scope in self.access.readable
 
     def _visible(self) -> list[Record]:
         records = self._records.values()
@@ -610,12 +440,36 @@ class SQLiteStore:
         records = self._retired.values()
         return list(records) if self.access is None else self.access.visible(records)
 
-    def _eviction_rows(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        """Rows of the eviction log whose record this object may read (the body is the last column)."""
-        rows = self._conn.execute(query, params).fetchall()
-        if self.access is None:
-            return rows
-        return [row for row in rows if self._may_read_scope(_raw_scope(row[-1]))]
+    def _live(self) -> list[Record]:
+        self._sync()
+        return self._visible()
+
+    def _retired_records(self) -> list[Record]:
+        self._sync()
+        return self._visible_retired()
+
+    def _find(self, record_id: str) -> Record | None:
+        self._sync()
+        return self._stored(record_id)
+
+    def _rows(self, query: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self._conn.execute(query, tuple(params)).fetchall()
+
+    @contextlib.contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        self._sync()
+        yield
+
+    def _visible_evictions(
+        self, columns: str, where: str = "", params: Sequence[Any] = (), *, newest_first: bool = False
+    ) -> list[tuple[Any, ...]]:
+        """Filtered here by the scope each logged body names (the body is read as the last column)."""
+        query = f"SELECT {columns}, body FROM evictions{f' WHERE {where}' if where else ''} ORDER BY seq"
+        rows = self._rows(query + (" DESC" if newest_first else ""), params)
+        return [row[:-1] for row in rows if self.access is None or self._may_read_scope(raw_scope(row[-1]))]
+
+    def _evictions_by_reason(self) -> dict[str, int]:
+        return dict(sorted(Counter(str(row[0]) for row in self._visible_evictions("reason")).items()))
 
     # --- lifecycle -----------------------------------------------------------------------------
 
@@ -637,32 +491,11 @@ class SQLiteStore:
                 path.unlink(missing_ok=True)
         self._created = []
 
-    def __enter__(self) -> SQLiteStore:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.close()
-
     @property
     def closed(self) -> bool:
         return getattr(self, "_conn", None) is None
 
-    @property
-    def capacity(self) -> int:
-        return self._capacity
-
-    @property
-    def retention(self) -> RetentionRule:
-        return self._rule
-
-    @_locked
-    def __len__(self) -> int:
-        self._sync()
-        return len(self._records) if self.access is None else len(self._visible())
-
-    @_locked
+    @locked
     def __contains__(self, record_id: object) -> bool:
         """Whether the record is stored, live or retired."""
         self._sync()
@@ -679,110 +512,9 @@ class SQLiteStore:
             return None
         return record
 
-    # --- reading -------------------------------------------------------------------------------
-
-    @_locked
-    def get(self, record_id: str) -> Record:
-        """The record, live or retired."""
-        self._sync()
-        record = self._stored(record_id)
-        if record is None:
-            where = "" if self.access is None else f" readable in {self.access.describe()}"
-            raise StoreError(
-                f"no record {record_id!r}{where} in {self.path}; `countermem memory list` shows the ids"
-            )
-        return record
-
-    @_locked
-    def all(self) -> list[Record]:
-        """The live records (the ones that may be offered), in admission order."""
-        self._sync()
-        return self._visible()
-
-    @_locked
-    def retired(self) -> list[Record]:
-        """The retired records, in admission order: kept, never offered."""
-        self._sync()
-        return self._visible_retired()
-
-    @_locked
-    def search(
-        self, *, domain: str | None = None, benchmark: str | None = None, limit: int | None = None
-    ) -> list[Record]:
-        """Records in admission order, filtered by domain and benchmark (from memory: every
-        record is held there already, and a quarantined row must not be offered)."""
-        self._sync()
-        found = [
-            r
-            for r in self._visible()
-            if (domain is None or r.domain == domain) and (benchmark is None or r.benchmark == benchmark)
-        ]
-        return found if limit is None else found[:limit]
-
-    @_locked
-    def history(self, record_id: str) -> list[Record]:
-        """Every stored version of a record, oldest first, ending with the current one."""
-        current = self.get(record_id)
-        rows = self._conn.execute(
-            "SELECT body FROM record_history WHERE id = ? ORDER BY seq", (record_id,)
-        ).fetchall()
-        older = [_parse(row[0], f"history of {record_id}") for row in rows]
-        return [r for r in older if r.created_at == current.created_at] + [current]
-
-    @_locked
-    def evictions(self) -> list[EvictionEvent]:
-        rows = self._eviction_rows("SELECT record_id, rule, reason, scores, at, body FROM evictions ORDER BY seq")
-        return [
-            EvictionEvent(
-                record_id=record_id,
-                rule=rule,
-                reason=reason,
-                scores=json.loads(scores),
-                at=datetime.fromisoformat(at),
-                version=int(json.loads(body)["version"]),
-            )
-            for record_id, rule, reason, scores, at, body in rows
-        ]
-
-    @_locked
-    def evicted_record(self, record_id: str) -> Record:
-        """The last evicted copy of a record, for a person asking what was dropped."""
-        rows = self._eviction_rows("SELECT body FROM evictions WHERE record_id = ? ORDER BY seq DESC", (record_id,))
-        row = rows[0] if rows else None
-        if row is None:
-            raise StoreError(f"record {record_id!r} was never evicted from {self.path}")
-        return _parse(row[0], f"evicted record {record_id}")
-
-    @_locked
-    def stats(self) -> StoreStats:
-        records = self.all()
-        by_reason = Counter(str(row[0]) for row in self._eviction_rows("SELECT reason, body FROM evictions"))
-        return StoreStats(
-            path=self.path,
-            count=len(records),
-            capacity=self._capacity,
-            retention=self._rule.name,
-            frozen=self.frozen,
-            by_domain=dict(sorted(Counter(r.domain for r in records).items())),
-            by_scope=dict(sorted(Counter(r.scope for r in records).items())),
-            by_benchmark=dict(sorted(Counter(r.benchmark for r in records).items())),
-            mean_gain=sum(r.utility_gain for r in records) / len(records) if records else None,
-            universal_conditions=sum(r.condition.is_universal for r in records),
-            evictions_by_reason=dict(sorted(by_reason.items())),
-            reuse=ReuseTotals(
-                retrieved=sum(r.counters.retrieved for r in records),
-                selected=sum(r.counters.selected for r in records),
-                succeeded=sum(r.counters.succeeded for r in records),
-                harmed=sum(r.counters.harmed for r in records),
-            ),
-            quarantined=self.quarantined,
-            redactions=dict(sorted(sum((Counter(r.redactions) for r in records), Counter[str]()).items())),
-            retired=len(self._visible_retired()),
-        )
-
     # --- writing -------------------------------------------------------------------------------
 
-    @_locked
+    @locked
     def add(self, record: Record) -> list[EvictionEvent]:
         """Admit `record`, then evict by the retention rule while its scope is over capacity.
 
@@ -793,8 +525,7 @@ class SQLiteStore:
         not stored again: the stored version stays as it is and no eviction happens.
         """
         self._require_writable()
-        if not isinstance(record, Record):
-            raise StoreError(f"a store holds Record objects, got {type(record).__name__}")
+        self._require_record(record)
         self._refuse_foreign_scope(record)
         events: list[EvictionEvent] = []
         try:
@@ -833,7 +564,7 @@ class SQLiteStore:
         self._eviction_count += len(events)
         return events
 
-    @_locked
+    @locked
     def add_or_merge(self, record: Record) -> MergeOutcome:
         """Admit `record`, or merge it with the equivalent records of its scope (`countermem.memory._merge`).
 
@@ -842,8 +573,7 @@ class SQLiteStore:
         listed) and the others go to the eviction log with rule `merge`; otherwise this is `add`.
         """
         self._require_writable()
-        if not isinstance(record, Record):
-            raise StoreError(f"a store holds Record objects, got {type(record).__name__}")
+        self._require_record(record)
         key = merge_key(record)
         self._sync()
         if key is None or record.id in self._records:
@@ -865,13 +595,9 @@ class SQLiteStore:
         if group is None:
             return MergeOutcome(evictions=self.add(record))
         self._take_merge(group, new)
-        return MergeOutcome(
-            evictions=[e for e in events if e.record_id != record.id],
-            merged_into=None if new.id == record.id else new.id,
-            merged=[r.id for r in group.merged if r.id != record.id],
-        )
+        return MergeOutcome.of_merge(record, group, new, events)
 
-    @_locked
+    @locked
     def merge(self, *, dry_run: bool = False) -> list[MergeGroup]:
         """Merge every group of equivalent records this object may read, all in one transaction.
 
@@ -912,30 +638,10 @@ class SQLiteStore:
             if self._index is not None:
                 self._index.add(new)
 
-    def _refuse_scoped_copy(self) -> None:
-        if self.access is not None:
-            raise StoreError(
-                f"a copy holds every scope of {self.path}, and this store was opened for "
-                f"{self.access.describe()}; copy it opened without a scope"
-            )
-
-    def _refuse_foreign_scope(self, record: Record) -> None:
-        if self.access is not None and record.scope != self.access.own:
-            raise StoreError(
-                f"record {record.id} is of scope {record.scope!r}, but this store was opened to write "
-                f"{self.access.describe()}; build the record with scope={self.access.own!r}, or open the "
-                "store with that record's scope"
-            )
-
-    @_locked
-    def evict(self, record_id: str, reason: str) -> EvictionEvent:
-        """Remove a record by hand; it is logged with rule `manual` and the reason given."""
-        self._require_writable()
-        if not reason.strip():
-            raise StoreError("say why the record is evicted; the reason is kept in the eviction log")
+    def _evict(self, record_id: str, reason: str) -> EvictionEvent:
         with self._transaction():
             record = self.get(record_id)
-            event = self._log_eviction(record, "manual", reason.strip(), {})
+            event = self._log_eviction(record, "manual", reason, {})
         self._records.pop(record_id, None)
         self._retired.pop(record_id, None)
         del self._versions[record_id]
@@ -944,63 +650,33 @@ class SQLiteStore:
             self._index.remove(record_id)
         return event
 
-    @_locked
-    def update_counters(
-        self,
-        record_id: str,
-        *,
-        retrieved: int = 0,
-        selected: int = 0,
-        succeeded: int = 0,
-        harmed: int = 0,
-        at: datetime | None = None,
-    ) -> Record:
-        """Add to a record's reuse counters; this stores a new version and keeps the old one.
-
-        The increments apply to the version current when the write lock is held, so increments
-        from any number of processes all count. A live record whose new counters cross the
-        `retire_by_use` line is retired in the same version.
-        """
-        self._require_writable()
+    def _add_counts(self, record_id: str, counts: CountIncrements) -> Record:
+        """The increments apply to the version current when the write lock is held."""
         with self._transaction():
             old = self.get(record_id)
             try:
-                new = old.with_counts(
-                    retrieved=retrieved, selected=selected, succeeded=succeeded, harmed=harmed, at=at
-                )
+                new = old.with_counts(**counts._asdict())
             except (ValueError, ValidationError) as error:
                 raise StoreError(f"cannot update counters of {record_id}: {error}") from error
             why = None if self.retire_by_use is None or not new.live else self.retire_by_use.reason(new.counters)
             if why is not None:
-                new = new.marked_retired(why, at)
+                new = new.marked_retired(why, counts.at)
                 logger.info("record %s in %s is retired: %s", record_id, self.path, why)
             self._write_version(old, new)
         return self._replaced(old, new)
 
-    @_locked
-    def retire(self, record_id: str, reason: str, *, expected_version: int | None = None) -> Record:
-        """Retire a live record: a new version that is kept (with the reason) but never offered.
-
-        Nothing is deleted: the previous version moves to `record_history`, and `retired()`,
-        `get` and `memory list --retired` still show it. Retiring a retired record is refused.
-        """
-        self._require_writable()
-        if not reason.strip():
-            raise StoreError("say why the record is retired; the reason is kept with it")
+    def _retire(self, record_id: str, reason: str, expected_version: int | None) -> Record:
         with self._transaction():
             old = self.get(record_id)
             if not old.live:
                 raise StoreError(f"record {record_id} is already retired ({old.retired_reason})")
             if expected_version is not None and old.version != expected_version:
-                raise StoreError(
-                    f"record {record_id} was read at version {expected_version} but is now at version "
-                    f"{old.version} (another writer changed it); read it again and redo the change"
-                )
+                raise self._stale(record_id, expected_version, old.version)
             new = old.marked_retired(reason).model_copy(update={"version": old.version + 1})
             self._write_version(old, new)
         return self._replaced(old, new)
 
-    @_locked
+    @locked
     def revise(self, record_id: str, *, expected_version: int | None = None, **changes: Any) -> Record:
         """Change a record's fields (e.g. its condition); stores a new version and keeps the old one.
 
@@ -1011,32 +687,20 @@ class SQLiteStore:
         with self._transaction():
             old = self.get(record_id)
             if expected_version is not None and old.version != expected_version:
-                raise StoreError(
-                    f"record {record_id} was read at version {expected_version} but is now at version "
-                    f"{old.version} (another writer changed it); read it again and redo the change"
-                )
-            try:
-                new = old.revised(**changes)
-            except (ValueError, ValidationError) as error:
-                raise StoreError(f"cannot revise {record_id}: {error}") from error
+                raise self._stale(record_id, expected_version, old.version)
+            new = self._revised(record_id, old, changes)
             self._write_version(old, new)
         return self._replaced(old, new)
 
-    @_locked
+    @locked
     def freeze(self, path: str | Path) -> FrozenSnapshot:
         """Write a read-only snapshot (a copy with the `frozen` flag, journal off, file mode 0444)."""
-        target = Path(path)
         if self.access is not None:
             raise StoreError(
                 f"a snapshot copies every scope of {self.path}, and this store was opened for "
                 f"{self.access.describe()}; freeze it opened without a scope, or export the scope's records"
             )
-        if target.exists():
-            raise StoreError(
-                f"{target} already exists; freeze to a new path (snapshots are never overwritten)"
-            )
-        if not target.parent.is_dir():
-            raise StoreError(f"cannot freeze to {target}: folder {target.parent} does not exist")
+        target = self._freeze_target(path)
         self._sync()
         partial = target.with_name(target.name + ".partial")
         partial.unlink(missing_ok=True)
@@ -1054,39 +718,6 @@ class SQLiteStore:
         os.replace(partial, target)
         return FrozenSnapshot(path=target, sha256=file_sha256(target), records=len(self._records))
 
-    @_locked
-    def export_jsonl(self, path: str | Path, *, overwrite: bool = False) -> int:
-        """One record per line, the live ones in admission order then the retired ones;
-        `Record.model_validate_json` reads a line back.
-
-        An existing file is replaced only with `overwrite=True`, and never when it is this store
-        itself (or one of its journal or lock files): an export must not destroy what it reads.
-        The file appears whole or not at all (written beside it, then renamed).
-        """
-        target = Path(path)
-        if target.is_dir():
-            raise StoreError(f"cannot export to {target}: it is a folder; give a writable file path")
-        if not target.parent.is_dir():
-            raise StoreError(f"cannot export to {target}: folder {target.parent} does not exist")
-        if self._is_own_file(target):
-            raise StoreError(f"refusing to export {self.path} over itself; give another file path")
-        if target.exists() and not overwrite:
-            raise StoreError(f"{target} already exists; give a new path, or overwrite it on purpose")
-        self._sync()
-        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed into place below
-            "w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.", suffix=".partial", delete=False
-        )
-        try:
-            with handle:
-                visible = [*self._visible(), *self._visible_retired()]
-                for record in visible:
-                    handle.write(record.model_dump_json() + "\n")
-            os.replace(handle.name, target)
-        except BaseException:
-            Path(handle.name).unlink(missing_ok=True)
-            raise
-        return len(visible)
-
     def _is_own_file(self, target: Path) -> bool:
         if self.in_memory or not target.exists():
             return False
@@ -1098,12 +729,6 @@ class SQLiteStore:
         return False
 
     # --- internals -----------------------------------------------------------------------------
-
-    def _require_writable(self) -> None:
-        if self.frozen:
-            raise StoreError(f"{self.path} is a frozen snapshot; it cannot change")
-        if self.read_only:
-            raise StoreError(f"{self.path} was opened read-only; open it without read_only=True to change it")
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -1180,50 +805,17 @@ class SQLiteStore:
 
     def _replaced(self, old: Record, new: Record) -> Record:
         self._versions[new.id] = new.version
-        if not new.live:
+        if new.live:
+            self._records[new.id] = new
+        else:
             self._records.pop(new.id, None)
             self._retired[new.id] = new
-            if self._index is not None and new.id in self._index:
-                self._index.remove(new.id)
-            return new
-        self._records[new.id] = new
-        if self._index is not None and (
-            new.situation != old.situation
-            or new.improved_action != old.improved_action
-            or new.embedding != old.embedding
-        ):
-            self._index.add(new)
+        self._reindex(old, new)
         return new
 
     # --- copies between backends ---------------------------------------------------------------
 
-    @_locked
-    def dump_rows(self) -> StoreRows:
-        """Everything stored, bodies as stored (a quarantined one too), for `countermem memory copy`."""
-        self._refuse_scoped_copy()
-        self._sync()
-        conn = self._conn
-        meta = {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta")}
-        return StoreRows(
-            meta={k: v for k, v in meta.items() if k not in NOT_COPIED_META},
-            records=tuple(
-                RecordRow(id=str(i), body=str(b)) for i, b in conn.execute("SELECT id, body FROM records ORDER BY seq")
-            ),
-            history=tuple(
-                HistoryRow(id=str(i), version=int(v), replaced_at=str(t), body=str(b))
-                for i, v, t, b in conn.execute(
-                    "SELECT id, version, replaced_at, body FROM record_history ORDER BY seq"
-                )
-            ),
-            evictions=tuple(
-                EvictionRow(record_id=str(i), rule=str(r), reason=str(why), scores=str(s), at=str(t), body=str(b))
-                for i, r, why, s, t, b in conn.execute(
-                    "SELECT record_id, rule, reason, scores, at, body FROM evictions ORDER BY seq"
-                )
-            ),
-        )
-
-    @_locked
+    @locked
     def load_rows(self, rows: StoreRows) -> None:
         """Fill this empty store with `rows` (settings included); refused when it holds anything."""
         self._require_writable()
@@ -1259,7 +851,7 @@ class SQLiteStore:
         self._versions = {}
         self._index = None
         self._capacity = int(_read_meta(self._conn, "capacity") or self._capacity)
-        self._rule = self._resolve_rule(None)
+        self._rule = self._resolve_rule(None, self._meta())
         self._seed = int(_read_meta(self._conn, "seed") or self._seed)
         self._quarantined_scope = {}
         self._load()
@@ -1273,18 +865,6 @@ def _try_flock(handle: IO[bytes], kind: int) -> bool:
     except BlockingIOError:
         return False
     return True
-
-
-def _raw_scope(body: str) -> str | None:
-    """The scope a stored body names (`default` when it names none), None when it cannot be read."""
-    try:
-        data = json.loads(body)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(data, dict):
-        return None
-    scope = data.get("scope", DEFAULT_SCOPE)
-    return scope if isinstance(scope, str) else None
 
 
 def _read_meta(conn: sqlite3.Connection, key: str) -> str | None:
@@ -1302,28 +882,6 @@ def _write_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
         "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = ?",
         (key, value, value),
     )
-
-
-def _parse(body: str, what: str) -> Record:
-    try:
-        return Record.model_validate_json(body)
-    except (ValidationError, ValueError) as error:
-        raise StoreError(f"{what} does not parse as a record ({error}); the store may be corrupt") from error
-    except RecursionError:
-        raise StoreError(f"{what} is nested too deeply to parse; the store may be corrupt") from None
-
-
-def _why_unreadable(error: Exception) -> str:
-    """One short line on why a stored body does not parse (pydantic's text runs to many lines)."""
-    if isinstance(error, RecursionError):
-        text = "nested too deeply to parse"
-    elif isinstance(error, ValidationError) and error.errors():
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "body"
-        text = f"{where}: {first['msg']}"
-    else:
-        text = str(error)
-    return clip_middle(" ".join(text.split()), _QUARANTINE_REASON_LIMIT)[0]
 
 
 def _connect_read_only(file: Path) -> sqlite3.Connection:
