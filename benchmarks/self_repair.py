@@ -9,7 +9,9 @@ record can rescue only a never-solved task; a self-repaired one it can at best m
 row per run: model, tasks, the four classes, the share of first failures the agent repaired
 alone, how many of the never-solved tasks' checks sent an action checked before in the task
 (the agent repeating itself instead of editing), and tokens per task of each class. `--common` keeps only the tasks every run finished, so
-runs stopped early compare on the same tasks. `--pair` (two runs of one agent on the same tasks,
+runs stopped early compare on the same tasks. `--failures` counts how checks failed (status, and an
+error's message head without names, e.g. `error: no such column`): at the first check, and over
+the never-solved tasks. `--pair` (two runs of one agent on the same tasks,
 differing in one setting, e.g. `--after-failure history` then `focused`) also prints the paired
 comparison: tasks the second solves and the first does not (rescued) and the reverse (broken),
 McNemar p, a paired bootstrap 95% interval, and task-run tokens per task and per solved task.
@@ -21,12 +23,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
 from countermem.experiment._self_repair import (
     REPAIR_CLASSES,
     TaskRepair,
     compare_runs,
+    failure_counts,
     repair_table,
     run_repairs,
 )
@@ -46,6 +50,7 @@ def main() -> None:
     parser.add_argument("runs", type=Path, nargs="+")
     parser.add_argument("--common", action="store_true", help="only the tasks every run has a transcript of")
     parser.add_argument("--json", type=Path, default=None, help="write every task's class here (JSON lines)")
+    parser.add_argument("--failures", action="store_true", help="also count how the checks failed, per run")
     parser.add_argument("--pair", action="store_true", help="two runs: the paired comparison of the second against the first")
     args = parser.parse_args()
     if args.pair and len(args.runs) != 2:
@@ -75,6 +80,12 @@ def main() -> None:
             tokens,
         ]
         print(" | ".join(cells))
+    if args.failures:
+        for run, tasks in per_run.items():
+            first, never = failure_counts(tasks)
+            print()
+            print(f"{run}: first checks that failed: {_counts(first)}")
+            print(f"{run}: checks of never-solved tasks: {_counts(never)}")
     if args.pair:
         _print_pair(args.runs[0], args.runs[1])
     if args.json is not None:
@@ -82,6 +93,10 @@ def main() -> None:
             for run, tasks in per_run.items():
                 for task in tasks:
                     handle.write(json.dumps({"run": str(run), **task.model_dump()}) + "\n")
+
+
+def _counts(counter: Counter[str]) -> str:
+    return ", ".join(f"{kind} {count}" for kind, count in counter.most_common()) or "-"
 
 
 def _print_pair(first: Path, second: Path) -> None:

@@ -9,7 +9,14 @@ import pytest
 from countermem.agents import Event, TaskOutcome
 from countermem.core import Action, CheckResult, Usage
 from countermem.experiment._rundir import TranscriptWriter
-from countermem.experiment._self_repair import classify_task, compare_runs, repair_table, run_repairs
+from countermem.experiment._self_repair import (
+    classify_task,
+    compare_runs,
+    failure_counts,
+    failure_kind,
+    repair_table,
+    run_repairs,
+)
 
 WRONG = CheckResult(utility=0.0, passed=False, completed=True, status="wrong")
 PASSED = CheckResult(utility=1.0, passed=True, completed=True, status="passed")
@@ -42,6 +49,21 @@ def test_an_action_sent_to_the_checker_again_counts_as_repeated() -> None:
     table = repair_table([task, classify_task("u", checks(WRONG, PASSED))])
     assert table.repeated["never_solved"] == 1 and table.checks["never_solved"] == 3
     assert table.repeated["self_repaired"] == 0 and table.checks["self_repaired"] == 2
+
+
+def test_failures_are_counted_by_what_the_checker_said_without_names() -> None:
+    column = CheckResult(utility=0.0, passed=False, completed=True, status="error",
+                         details="SQLite error: no such column: T1.cust_id")
+    syntax = CheckResult(utility=0.0, passed=False, completed=True, status="error",
+                         details='SQLite error: near "Action": syntax error')
+    assert failure_kind(column) == "error: no such column"
+    assert failure_kind(syntax) == "error: near …"
+    assert failure_kind(WRONG) == "wrong"
+    never = classify_task("a", checks(column, WRONG))
+    assert never.first_failure == "error: no such column" and never.failures == ["error: no such column", "wrong"]
+    first, in_never = failure_counts([never, classify_task("b", checks(syntax, PASSED)), classify_task("c", checks(PASSED))])
+    assert first == {"error: no such column": 1, "error: near …": 1}  # c passed at once
+    assert in_never == {"error: no such column": 1, "wrong": 1}  # b was repaired
 
 
 def test_the_table_counts_first_failures_and_the_share_repaired_alone() -> None:

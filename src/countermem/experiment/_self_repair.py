@@ -18,6 +18,8 @@ of repairing by trial and error is visible beside the count. Pure functions over
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Literal
@@ -25,6 +27,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from countermem.agents import Event
+from countermem.core import CheckResult
 from countermem.experiment._rundir import RunDir, read_transcript, safe_name
 from countermem.experiment._significance import PairedTest, paired_test
 
@@ -42,6 +45,10 @@ class TaskRepair(BaseModel):
     checks: int
     failed_before_pass: int
     """Failed checks before the first passing one (all of them when none passed)."""
+    first_failure: str | None = None
+    """The kind of the first check when it failed (`failure_kind`), else None."""
+    failures: list[str] = []
+    """The kind of every failed check, in order."""
     repeated: int = 0
     """Checked actions identical (up to white space) to one checked before in the task: the agent
     sent a failed action back to the checker instead of editing it."""
@@ -83,12 +90,37 @@ def classify_task(task_id: str, events: Sequence[Event]) -> TaskRepair:
         repair = "self_repaired"
     else:
         repair = "never_solved"
+    kinds = [failure_kind(r) for r in results if not r.passed]
     actions = [" ".join(e.action.content.split()) for e in events if e.kind == "check" and e.result is not None and e.action]
     return TaskRepair(
         task_id=task_id, repair=repair, checks=len(results),
         failed_before_pass=len(results) if passed_at is None else passed_at,
+        first_failure=kinds[0] if results and not results[0].passed else None, failures=kinds,
         repeated=len(actions) - len(set(actions)), tokens=tokens,
     )
+
+
+_ERROR_PREFIX = re.compile(r"^\s*[\w ]{0,20}error:\s*", re.IGNORECASE)
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`")
+
+
+def failure_kind(result: CheckResult) -> str:
+    """A failed check's kind: its status, and for an error the message's head without names
+    (`error: no such column`), so that failures can be counted by what the checker said."""
+    if result.status != "error":
+        return result.status
+    head = _QUOTED.sub("…", _ERROR_PREFIX.sub("", result.details.strip().splitlines()[0] if result.details.strip() else ""))
+    head = head.split(":", 1)[0].strip()
+    return f"error: {head[:40]}" if head else "error"
+
+
+def failure_counts(tasks: Iterable[TaskRepair]) -> tuple[Counter[str], Counter[str]]:
+    """How the first checks failed (every task whose first check failed) and how the checks of the
+    never-solved tasks failed: what kind of failure a record would have to correct."""
+    rows = list(tasks)
+    first = Counter(t.first_failure for t in rows if t.first_failure is not None)
+    never = Counter(k for t in rows if t.repair == "never_solved" for k in t.failures)
+    return first, never
 
 
 def run_repairs(run: Path) -> list[TaskRepair]:
