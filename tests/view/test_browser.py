@@ -6,6 +6,7 @@ view-record.png, view-retired.png, view-run.png, view-task.png and view-study.pn
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Iterator
@@ -175,16 +176,37 @@ def test_the_single_file_navigates_by_address_and_runs_no_record_script(  # type
 
     out = write_html(Site(run_path, store=store_path), tmp_path / "view.html")
     browser.get(out.as_uri())
-    assert browser.find_element(By.CSS_SELECTOR, "section:not([hidden]) h1").text == "Run run"
+    assert _heading(browser) == "Run run"
     browser.find_element(By.CSS_SELECTOR, "section:not([hidden]) a[data-task]").click()
-    browser.find_element(By.CSS_SELECTOR, "section:not([hidden]) p.offered a[data-record]").click()
-    assert browser.find_element(By.CSS_SELECTOR, "section:not([hidden]) h1").text == f"Record {RECORDS[0].id}"
+    _wait_for(browser, "section:not([hidden]) p.offered a[data-record]").click()
+    assert _heading(browser, f"Record {RECORDS[0].id}") == f"Record {RECORDS[0].id}"
     browser.back()
-    assert browser.find_element(By.CSS_SELECTOR, "section:not([hidden]) h1").text.startswith("Task toy-")
+    assert _heading(browser, "Task toy-").startswith("Task toy-")
     browser.get(out.as_uri() + f"#record/{store_key(out)}/{RECORDS[2].id}")
-    shown = browser.find_element(By.CSS_SELECTOR, "section:not([hidden]) h1").text
-    assert shown == f"Record {RECORDS[2].id}"
+    assert _heading(browser, f"Record {RECORDS[2].id}") == f"Record {RECORDS[2].id}"
     assert browser.execute_script("return window.cmPwned === undefined")
+
+
+def _wait_for(browser: Any, css: str) -> Any:
+    """Navigation in the single file runs on `hashchange`, a task queued after the click returns."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(browser, 10).until(lambda b: b.find_element(By.CSS_SELECTOR, css))
+
+
+def _heading(browser: Any, starts: str = "") -> str:
+    """The visible page's heading once it starts with `starts` (or the heading after 10 s, for the assert)."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def text() -> str:
+        return str(browser.find_element(By.CSS_SELECTOR, "section:not([hidden]) h1").text)
+
+    with contextlib.suppress(TimeoutException):
+        WebDriverWait(browser, 10).until(lambda b: text().startswith(starts))
+    return text()
 
 
 def store_key(out: Path) -> str:
