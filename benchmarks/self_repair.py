@@ -8,7 +8,9 @@ repaired by the agent itself from the check result, never solved, or never check
 record can rescue only a never-solved task; a self-repaired one it can at best make cheaper. One
 row per run: model, tasks, the four classes, the share of first failures the agent repaired
 alone, how many of the never-solved tasks' checks sent an action checked before in the task
-(the agent repeating itself instead of editing), and tokens per task of each class. `--common` keeps only the tasks every run finished, so
+(the agent repeating itself instead of editing), how many of all checks `--reuse-checks` would
+answer without the world model (repeats, in one trial, of a check that completed), and tokens per
+task of each class. `--common` keeps only the tasks every run finished, so
 runs stopped early compare on the same tasks. `--failures` counts how checks failed (status, and an
 error's message head without names, e.g. `error: no such column`): at the first check, and over
 the never-solved tasks. `--pair` (two runs of one agent on the same tasks,
@@ -65,7 +67,7 @@ def main() -> None:
         common = set.intersection(*({t.task_id for t in tasks} for tasks in per_run.values()))
         per_run = {run: [t for t in tasks if t.task_id in common] for run, tasks in per_run.items()}
     header = ["run", "tasks", *REPAIR_CLASSES, "repaired alone / first failures", "never solved: repeated / checks",
-              "tokens per task by class"]
+              "checks reuse_checks saves / all checks", "tokens per task by class"]
     print(" | ".join(header))
     for run, tasks in per_run.items():
         table = repair_table(tasks)
@@ -77,6 +79,7 @@ def main() -> None:
             f"{run} ({_model(run)})", str(table.tasks), *(str(table.counts[c]) for c in REPAIR_CLASSES),
             f"{table.counts['self_repaired']}/{table.first_failures}" + ("" if share is None else f" ({share:.0%})"),
             f"{table.repeated['never_solved']}/{table.checks['never_solved']}",
+            _saved(tasks),
             tokens,
         ]
         print(" | ".join(cells))
@@ -93,6 +96,11 @@ def main() -> None:
             for run, tasks in per_run.items():
                 for task in tasks:
                     handle.write(json.dumps({"run": str(run), **task.model_dump()}) + "\n")
+
+
+def _saved(tasks: list[TaskRepair]) -> str:
+    saved, checks = sum(t.reusable for t in tasks), sum(t.checks for t in tasks)
+    return f"{saved}/{checks}" + (f" ({saved / checks:.0%})" if checks else "")
 
 
 def _counts(counter: Counter[str]) -> str:

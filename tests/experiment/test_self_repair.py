@@ -117,3 +117,23 @@ def test_two_runs_are_paired_on_the_tasks_both_finished(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     with pytest.raises(FileNotFoundError, match="no finished task"):
         compare_runs(first, tmp_path / "empty")
+
+
+def test_reusable_checks_are_the_world_model_calls_reuse_checks_saves(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    from countermem.agents import AgentLimits, ReActAgent
+    from countermem.llm import ScriptedLLM
+
+    replies = ["Action: check 3", "Action: check 4", "Action: check  3", "Action: check 4", "Action: submit 2"]
+    runs = []
+    for reuse in (False, True):
+        events: list[Event] = []
+        agent = ReActAgent(ScriptedLLM(replies), toy_benchmark, toy_benchmark.world_model(),
+                           limits=AgentLimits(max_steps=6, reuse_checks=reuse), sink=events.append)
+        runs.append((agent.run(toy_benchmark.tasks()[0]), events))
+    (plain, plain_events), (reused, _) = runs
+    task = classify_task("t", plain_events)
+    assert task.reusable == 2 and plain.evaluator_calls - reused.evaluator_calls == task.reusable
+    timed_out = CheckResult(utility=0.0, passed=False, completed=False, status="timeout")
+    again = [e.model_copy(update={"action": Action(content="same")}) if e.kind == "check" else e
+             for e in checks(timed_out, WRONG, WRONG)]
+    assert classify_task("t", again).reusable == 1  # the timed-out check is made again; the third repeats the second

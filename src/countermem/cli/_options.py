@@ -33,6 +33,10 @@ AfterFailure = Annotated[
     str,
     typer.Option(help="after a failed check the model sees: history (the whole episode) | focused (task, failed action, check result)"),
 ]
+ReuseChecks = Annotated[
+    bool,
+    typer.Option(help="answer a repeated check with the earlier result instead of a world-model call (same episode, fewer calls)"),
+]
 MaxTrials = Annotated[int, typer.Option(help="Reflexion trials per task")]
 MaxSteps = Annotated[int, typer.Option(help="LLM turns per trial")]
 MaxTokens = Annotated[int, typer.Option(help="prompt+completion tokens per task")]

@@ -52,6 +52,9 @@ class TaskRepair(BaseModel):
     repeated: int = 0
     """Checked actions identical (up to white space) to one checked before in the task: the agent
     sent a failed action back to the checker instead of editing it."""
+    reusable: int = 0
+    """Checks `AgentLimits.reuse_checks` would have answered without the world model: the action
+    was checked earlier in the same trial and that check completed."""
     tokens: int
 
 
@@ -92,11 +95,21 @@ def classify_task(task_id: str, events: Sequence[Event]) -> TaskRepair:
         repair = "never_solved"
     kinds = [failure_kind(r) for r in results if not r.passed]
     actions = [" ".join(e.action.content.split()) for e in events if e.kind == "check" and e.result is not None and e.action]
+    completed: set[tuple[int, str]] = set()
+    reusable = 0
+    for event in events:
+        if event.kind != "check" or event.result is None or event.action is None:
+            continue
+        key = (event.trial, " ".join(event.action.content.split()))
+        if key in completed:
+            reusable += 1
+        elif event.result.completed:
+            completed.add(key)
     return TaskRepair(
         task_id=task_id, repair=repair, checks=len(results),
         failed_before_pass=len(results) if passed_at is None else passed_at,
         first_failure=kinds[0] if results and not results[0].passed else None, failures=kinds,
-        repeated=len(actions) - len(set(actions)), tokens=tokens,
+        repeated=len(actions) - len(set(actions)), reusable=reusable, tokens=tokens,
     )
 
 

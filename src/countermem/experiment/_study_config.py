@@ -103,6 +103,9 @@ class AgentSettings(_Strict):
     after_failure: Literal["history", "focused"] = Field(default="history", exclude_if=lambda value: value == "history")
     """What the agent sees after a failed check: `history` (the whole episode) or `focused` (a fresh
     prompt with the task, the failed action, its check result and any advice)."""
+    reuse_checks: bool = Field(default=False, exclude_if=lambda value: value is False)
+    """Answer a repeated check with the earlier check's result instead of a world-model call (the
+    episode is the same; only world-model calls fall)."""
 
 
 class GeneratorConfig(GeneratorSettings):

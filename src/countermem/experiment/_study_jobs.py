@@ -155,7 +155,8 @@ def run_config(ctx: JobContext, *, split: str, temperature: float | None = None)
     return RunConfig(
         benchmark=job.cell.benchmark, backbone=spec.kind, model=spec.model or DEFAULT_MODELS.get(spec.kind, ""),
         base_url=spec.base_url, agent=job.cell.agent,
-        max_trials=config.agent.max_trials, after_failure=config.agent.after_failure, split="all", split_seed=job.cell.seed,
+        max_trials=config.agent.max_trials, after_failure=config.agent.after_failure,
+        reuse_checks=config.agent.reuse_checks, split="all", split_seed=job.cell.seed,
         split_by_environment=config.split.by_environment, seed=job.cell.seed, max_steps=config.agent.max_steps,
         max_tokens=job.budget or config.agent.max_tokens, max_new_tokens=config.agent.max_new_tokens,
         temperature=config.agent.temperature if temperature is None else temperature,
