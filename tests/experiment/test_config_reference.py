@@ -46,7 +46,8 @@ def test_the_reference_lists_exactly_the_keys_a_study_file_accepts() -> None:
     # keys left out of the dump at their default (so that older studies keep their hash) are set here
     config = parse_study_config({
         "benchmarks": ["sql-shop"], "backbones": {"b": {"kind": "scripted"}},
-        "agent": {"after_failure": "focused", "reuse_checks": True}, "analyses": {"transfer_tasks": 1},
+        "agent": {"after_failure": "focused", "reuse_checks": True}, "split": {"sources": "with-lookalike"},
+        "analyses": {"transfer_tasks": 1, "transfer": ["look-alike"]},
     })
     accepted: set[str] = set()
 

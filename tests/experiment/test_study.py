@@ -100,6 +100,21 @@ def test_transfer_tasks_sets_the_size_of_each_transfer_condition() -> None:
     assert "transfer_tasks" not in _config(analyses=asked).model_dump_json()  # older studies keep their hash
 
 
+def test_sources_with_a_lookalike_give_one_lookalike_per_source_task() -> None:
+    benchmark = load_benchmark("gsm8k")
+    base = {"benchmarks": ["gsm8k"], "methods": ["none"], "split": {"construct": 10, "train": 3, "heldout": 4},
+            "analyses": {"transfer": ["look-alike"], "transfer_tasks": 10}}
+    plain = cell_tasks(benchmark, _config(**base), 1)
+    assert len(plain.lookalike) < 10  # most gsm8k problems do not replay with new numbers
+    chosen = cell_tasks(benchmark, _config(**{**base, "split": {**base["split"], "sources": "with-lookalike"}}), 1)
+    assert len(chosen.construct) == len(chosen.lookalike) == 10
+    assert [t.metadata["lookalike_of"] for t in chosen.lookalike] == [t.id for t in chosen.construct]
+    assert chosen.train == plain.train and chosen.heldout == plain.heldout
+    assert "sources" not in _config(**base).model_dump_json()  # older studies keep their hash
+    with pytest.raises(ConfigError, match="look-alike condition"):
+        _config(**{**base, "split": {**base["split"], "sources": "with-lookalike"}, "analyses": {}})
+
+
 def test_no_heldout_task_reaches_construct_or_train(tmp_path: Path) -> None:
     config = _config(analyses={"transfer": ["original-environment", "new-environment", "look-alike"]})
     outcome = run_study(config, tmp_path / "s", write_report=False)

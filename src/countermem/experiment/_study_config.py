@@ -78,6 +78,11 @@ class SplitSizes(_Strict):
     by_environment: bool = True
     """Keep all tasks of one environment (a database, a Coq environment) in one split, so held-out
     tasks meet new environments; False mixes them (the transfer analysis's original environment)."""
+    sources: Literal["all", "with-lookalike"] = Field(default="all", exclude_if=lambda value: value == "all")
+    """`with-lookalike` draws the source tasks only among tasks that have a look-alike, so that each
+    source task gives the look-alike condition a task: on gsm8k only about a third of the problems
+    replay with new numbers (40 source tasks gave 15 look-alikes). Training and held-out tasks are
+    drawn as before."""
 
     @model_validator(mode="after")
     def _positive(self) -> SplitSizes:
@@ -353,6 +358,9 @@ class StudyConfig(_Strict):
                     f"backbone name {name!r} becomes a folder name: use letters, digits, '.', '_' and '-' "
                     '(quote a name with dots in TOML: [backbones."qwen-0.5b"])'
                 )
+        if self.split.sources == "with-lookalike" and "look-alike" not in self.analyses.transfer:
+            raise ValueError("split.sources = 'with-lookalike' serves the look-alike condition: add "
+                             "'look-alike' to [analyses] transfer, or leave split.sources out")
         return self
 
 

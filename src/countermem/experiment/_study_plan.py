@@ -78,14 +78,29 @@ def _cut(tasks: list[Task], limit: int | None) -> list[Task]:
     return tasks if limit is None else tasks[:limit]
 
 
+def _with_lookalikes(benchmark: Benchmark, tasks: list[Task], seed: int, enough: int | None) -> list[Task]:
+    """The tasks, in order, that have a look-alike, until `enough` are found (None: all)."""
+    kept: list[Task] = []
+    for task in tasks:
+        if enough is not None and len(kept) >= enough:
+            break
+        if benchmark.lookalikes(task, random.Random(f"{seed}|{task.id}")):
+            kept.append(task)
+    if not kept:
+        raise ConfigError(f"split.sources = 'with-lookalike', but no source task of {benchmark.name} has a look-alike")
+    return kept
+
+
 def cell_tasks(benchmark: Benchmark, config: StudyConfig, seed: int) -> CellTasks:
     """The cell's task lists (module docstring); deterministic in (benchmark data, config, seed)."""
     splits = split_tasks(benchmark.tasks(), seed=seed, by_environment=config.split.by_environment)
     source = _ordered(splits.by_name("construct"), seed)
-    construct = _cut(source, config.split.source)
     train = _cut(_ordered(splits.by_name("train"), seed), config.split.train)
     heldout = _cut(_ordered(splits.by_name("heldout"), seed), config.split.heldout)
     wanted = config.analyses.transfer_tasks or config.split.heldout or len(heldout)
+    if config.split.sources == "with-lookalike":
+        source = _with_lookalikes(benchmark, source, seed, None if config.split.source is None else config.split.source + wanted)
+    construct = _cut(source, config.split.source)
     original = source[len(construct) : len(construct) + wanted]
     lookalike: list[Task] = []
     seen: set[str] = {t.id for t in construct} | {t.id for t in train}
