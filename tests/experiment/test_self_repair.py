@@ -137,3 +137,17 @@ def test_reusable_checks_are_the_world_model_calls_reuse_checks_saves(toy_benchm
     again = [e.model_copy(update={"action": Action(content="same")}) if e.kind == "check" else e
              for e in checks(timed_out, WRONG, WRONG)]
     assert classify_task("t", again).reusable == 1  # the timed-out check is made again; the third repeats the second
+
+
+def test_pairs_pool_into_one_test_where_the_same_task_id_counts_once_per_pair(tmp_path: Path) -> None:
+    from countermem.experiment._self_repair import pool_pairs
+
+    seed0 = (_results(tmp_path / "s0-none", {"a": False, "b": False}, 10), _results(tmp_path / "s0-with", {"a": True, "b": False}, 20))
+    seed1 = (_results(tmp_path / "s1-none", {"a": False, "c": True}, 10), _results(tmp_path / "s1-with", {"a": True, "c": True}, 20))
+    pooled = pool_pairs([seed0, seed1])
+    assert pooled.tasks == 4 and (pooled.solved_first, pooled.solved_second) == (1, 3)
+    assert pooled.rescued_ids == ["0:a", "1:a"] and pooled.broken_ids == []  # task a of each seed is its own pair
+    assert (pooled.test.rescued, pooled.test.n_paired) == (2, 4) and pooled.tokens_second == 80
+    assert compare_runs(*seed0).rescued_ids == ["a"]  # one pair keeps its task ids
+    with pytest.raises(ValueError, match="no run pair"):
+        pool_pairs([])

@@ -26,7 +26,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from countermem.agents import Event
+from countermem.agents import Event, TaskOutcome
 from countermem.core import CheckResult
 from countermem.experiment._rundir import RunDir, read_transcript, safe_name
 from countermem.experiment._significance import PairedTest, paired_test
@@ -189,14 +189,29 @@ class RunPair(BaseModel):
 
 def compare_runs(first: Path, second: Path) -> RunPair:
     """The paired comparison over the tasks both runs finished (their `results.jsonl`)."""
-    a = {o.task_id: o for o in RunDir(first).finished()}
-    b = {o.task_id: o for o in RunDir(second).finished()}
-    if not a or not b:
-        empty = first if not a else second
-        raise FileNotFoundError(f"{empty} has no finished task (results.jsonl): give a run folder of `countermem run`")
-    common = sorted(set(a) & set(b))
-    if not common:
-        raise ValueError(f"{first} and {second} share no finished task: they cannot be paired")
+    return pool_pairs([(first, second)])
+
+
+def pool_pairs(pairs: Sequence[tuple[Path, Path]]) -> RunPair:
+    """Several (first, second) run pairs, e.g. one per seed or per study, as one paired comparison:
+    each task of each pair is one pair of the test (a task id is prefixed with its pair's index)."""
+    if not pairs:
+        raise ValueError("no run pair to compare")
+    a: dict[str, TaskOutcome] = {}
+    b: dict[str, TaskOutcome] = {}
+    for index, (first, second) in enumerate(pairs):
+        left = {o.task_id: o for o in RunDir(first).finished()}
+        right = {o.task_id: o for o in RunDir(second).finished()}
+        if not left or not right:
+            empty = first if not left else second
+            raise FileNotFoundError(f"{empty} has no finished task (results.jsonl): give a run folder of `countermem run`")
+        shared = set(left) & set(right)
+        if not shared:
+            raise ValueError(f"{first} and {second} share no finished task: they cannot be paired")
+        prefix = f"{index}:" if len(pairs) > 1 else ""
+        a.update({prefix + t: left[t] for t in shared})
+        b.update({prefix + t: right[t] for t in shared})
+    common = sorted(a)
     rescued = [t for t in common if b[t].solved and not a[t].solved]
     broken = [t for t in common if a[t].solved and not b[t].solved]
     return RunPair(

@@ -1,0 +1,100 @@
+"""A method against `none`, paired per task and pooled over seeds and studies (issue 24).
+
+Run: .venv/bin/python benchmarks/pooled_pairs.py STUDY [STUDY ...] --method countermem
+     [--condition heldout|look-alike|original-environment] [--benchmark NAME] [--json OUT]
+
+Each STUDY is a study folder of `countermem study`. For every run of `--method` under the chosen
+condition (`heldout`: the study's `results/`; a transfer condition: `analyses/<backbone>/transfer/
+<condition>/`), its `none` twin (same backbone, agent, benchmark and seed) is found, the two are
+paired on the tasks both finished, and all pairs are pooled into one test: each task of each pair
+is one pair of the test. Printed: one row per pair, then the pooled success of each arm, rescued /
+broken with McNemar p, a paired bootstrap 95% interval, and task-run tokens per task and per
+solved task. A study that has not reached the condition yet is named and skipped. No model and no
+checker runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from countermem.experiment._self_repair import RunPair, pool_pairs
+from countermem.experiment._significance import format_test
+
+CONDITIONS = ("heldout", "look-alike", "original-environment", "new-environment")
+
+
+def condition_root(study: Path, backbone: Path, condition: str) -> Path:
+    """Where a backbone's runs of one condition live: method/agent/benchmark/seed-N below it."""
+    if condition == "heldout":
+        return study / "results" / backbone.name
+    return study / "analyses" / backbone.name / "transfer" / condition
+
+
+def find_pairs(study: Path, method: str, condition: str, benchmark: str | None) -> list[tuple[Path, Path]]:
+    """(none run, method run) for every run of `method` with a `none` twin in the study."""
+    pairs = []
+    backbones = sorted(p for p in (study / "results").glob("*") if p.is_dir()) if (study / "results").is_dir() else []
+    for backbone in backbones:
+        root = condition_root(study, backbone, condition)
+        for run in sorted((root / method).glob("*/*/seed-*")):
+            agent, bench, seed = run.relative_to(root / method).parts
+            if benchmark is not None and bench != benchmark:
+                continue
+            twin = root / "none" / agent / bench / seed
+            if (run / "results.jsonl").is_file() and (twin / "results.jsonl").is_file():
+                pairs.append((twin, run))
+    return pairs
+
+
+def _tokens(total: int, tasks: int, solved: int) -> str:
+    return f"{total / tasks:,.0f} per task, " + (f"{total / solved:,.0f} per solved" if solved else "none solved")
+
+
+def _row(label: str, pair: RunPair) -> str:
+    p, interval = format_test(pair.test)
+    change = 100 * (pair.tokens_second - pair.tokens_first) / max(1, pair.tokens_first)
+    return (f"{label} | {pair.tasks} | {pair.solved_first} | {pair.solved_second} | "
+            f"{pair.test.rescued} / {pair.test.broken} | {p} | {interval} | {change:+.1f}%")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("studies", type=Path, nargs="+")
+    parser.add_argument("--method", required=True)
+    parser.add_argument("--condition", default="heldout", choices=CONDITIONS)
+    parser.add_argument("--benchmark", default=None)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    pairs: list[tuple[Path, Path]] = []
+    for study in args.studies:
+        if not (study / "manifest.json").is_file():
+            sys.exit(f"{study} is not a study folder (no manifest.json): give folders written by `countermem study`")
+        found = find_pairs(study, args.method, args.condition, args.benchmark)
+        if not found:
+            print(f"{study}: no finished {args.method} run with a none twin under {args.condition} yet; skipped")
+        pairs.extend(found)
+    if not pairs:
+        sys.exit("no pair to compare")
+    print("pair (none -> method) | tasks | none solved | method solved | rescued / broken | McNemar p | 95% CI (pp) | tokens per task")
+    print("|".join(["---"] * 8))
+    for none, run in pairs:
+        print(_row(f"{none} -> {run.parts[-4]}", pool_pairs([(none, run)])))
+    pooled = pool_pairs(pairs)
+    n = pooled.tasks
+    p, interval = format_test(pooled.test)
+    print()
+    print(f"pooled over {len(pairs)} pair(s), {n} tasks: none {100 * pooled.solved_first / n:.1f} "
+          f"({pooled.solved_first}/{n}), {args.method} {100 * pooled.solved_second / n:.1f} ({pooled.solved_second}/{n})")
+    print(f"rescued {pooled.test.rescued} / broken {pooled.test.broken}, McNemar p = {p}, 95% CI {interval} pp")
+    print(f"task-run tokens: none {_tokens(pooled.tokens_first, n, pooled.solved_first)}; {args.method} "
+          f"{_tokens(pooled.tokens_second, n, pooled.solved_second)} "
+          f"({100 * (pooled.tokens_second - pooled.tokens_first) / max(1, pooled.tokens_first):+.1f}% per task)")
+    if args.json is not None:
+        args.json.write_text(json.dumps({"pairs": [[str(a), str(b)] for a, b in pairs], **pooled.model_dump()}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
