@@ -17,10 +17,14 @@ from countermem.domains.math._judge import DEFAULT_TIMEOUT_S, AnswerJudge
 from countermem.domains.math._world import MathWorldModel
 
 INSTRUCTIONS = """\
-Solve the problem. You may write a short solution first. Your reply MUST end with the final
-answer, either as a last line `Answer: <answer>` or as `\\boxed{<answer>}`; the last such marker
-in your reply is the one graded, and nothing else is read. Put only the answer after the marker,
-not a sentence. {form}"""
+Solve the problem. The action is your solution: inside its code block write the short working
+and end it with a last line `Answer: <answer>` (or `\\boxed{<answer>}`), for example
+```text
+2 boxes of 6 eggs hold 2 * 6 = 12 eggs.
+Answer: 12
+```
+The last such marker in the action is the one graded, and nothing else is read. Put only the
+answer after the marker, not a sentence. {form}"""
 
 
 class MathBenchmark(Benchmark):
