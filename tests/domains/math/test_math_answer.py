@@ -104,3 +104,14 @@ def test_extraction_handles_degenerate_text() -> None:
 def test_an_overlong_answer_is_returned_whole_for_the_caller_to_refuse() -> None:
     final = extract_final_answer("Answer: " + "$" * 100_000)
     assert final is not None and len(final.text) == 100_000
+
+
+@pytest.mark.parametrize("text, answer", [("255000", "255000"), (" $1,200. ", "$1,200"), ("-3.5", "-3.5"), ("3/4", "3/4")])
+def test_an_action_that_is_only_a_number_is_its_answer(text: str, answer: str) -> None:
+    final = extract_final_answer(text)
+    assert final is not None and (final.text, final.marker) == (answer, "bare")
+
+
+@pytest.mark.parametrize("text", ["200 * 600 + 300 * 450", "12 eggs", "1\n2", "x = 5", "The answer is 5"])
+def test_anything_more_than_one_number_still_needs_a_marker(text: str) -> None:
+    assert extract_final_answer(text) is None

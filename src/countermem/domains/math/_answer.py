@@ -6,7 +6,10 @@ answer is the last of these markers in the text (by position):
 - `\\boxed{...}` or `\\fbox{...}` (braces balanced, may nest), e.g. `$\\boxed{\\frac{1}{2}}$`;
 - a line `Answer: ...` or `Final answer: ...` (case-insensitive; leading `*`, `#`, `>` or `-`
   from markdown is ignored), the rest of that line;
-- a line `#### ...` (the GSM8K reference style).
+- a line `#### ...` (the GSM8K reference style);
+- with none of these, an action that is nothing but one number (`255000`, `$1,200`, `-3.5`,
+  `3/4`), which can mean nothing else: the 1.5B submitted bare numbers and was told it gave no
+  answer (docs/results.md, the math instructions).
 
 Everything after the last marker is ignored, so a model that states an answer and then
 rambles is judged on the answer it stated last. Surrounding `$...$`, `\\(...\\)`, `\\[...\\]`,
@@ -27,7 +30,7 @@ MAX_ANSWER_CHARS = 500
 
 MAX_NUMBER_DIGITS = 60
 
-Marker = Literal["boxed", "answer_line", "hashes"]
+Marker = Literal["boxed", "answer_line", "hashes", "bare"]
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,9 @@ def extract_final_answer(text: str) -> FinalAnswer | None:
     """
     candidates = _candidates(text)
     if not candidates:
+        bare = clean_answer(text)
+        if "\n" not in bare and plain_number(bare) is not None:
+            return FinalAnswer(text=bare, marker="bare")
         return None
     _, raw, marker = max(candidates, key=lambda item: item[0])
     if len(raw.strip()) > MAX_ANSWER_CHARS:
