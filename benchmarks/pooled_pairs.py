@@ -8,8 +8,9 @@ condition (`heldout`: the study's `results/`; a transfer condition: `analyses/<b
 <condition>/`), its `none` twin (same backbone, agent, benchmark and seed) is found, the two are
 paired on the tasks both finished, and all pairs are pooled into one test: each task of each pair
 is one pair of the test. Printed: one row per pair, then the pooled success of each arm, rescued /
-broken with McNemar p, a paired bootstrap 95% interval, and task-run tokens per task and per
-solved task. A study that has not reached the condition yet is named and skipped. No model and no
+broken with McNemar p, a paired bootstrap 95% interval, task-run tokens per task and per solved
+task, harmful use (per selected record use, the share where the task ended worse than its
+no-memory twin) and retrieval coverage (per retrieval attempt, pooled). A study that has not reached the condition yet is named and skipped. No model and no
 checker runs.
 """
 
@@ -20,6 +21,7 @@ import json
 import sys
 from pathlib import Path
 
+from countermem.experiment._paired import PairedMeasures, paired_measures
 from countermem.experiment._self_repair import RunPair, pool_pairs
 from countermem.experiment._significance import format_test
 
@@ -53,11 +55,22 @@ def _tokens(total: int, tasks: int, solved: int) -> str:
     return f"{total / tasks:,.0f} per task, " + (f"{total / solved:,.0f} per solved" if solved else "none solved")
 
 
-def _row(label: str, pair: RunPair) -> str:
+def _row(label: str, pair: RunPair, measures: PairedMeasures) -> str:
     p, interval = format_test(pair.test)
     change = 100 * (pair.tokens_second - pair.tokens_first) / max(1, pair.tokens_first)
     return (f"{label} | {pair.tasks} | {pair.solved_first} | {pair.solved_second} | "
-            f"{pair.test.rescued} / {pair.test.broken} | {p} | {interval} | {change:+.1f}%")
+            f"{pair.test.rescued} / {pair.test.broken} | {p} | {interval} | {change:+.1f}% | "
+            f"{_rate(measures.harmful_uses, measures.selected_uses)} | {_coverage([measures])}")
+
+
+def _rate(part: int, whole: int) -> str:
+    return f"{part}/{whole} ({part / whole:.2f})" if whole else "no use"
+
+
+def _coverage(measures: list[PairedMeasures]) -> str:
+    attempts = sum(m.retrieval_attempts or 0 for m in measures)
+    covered = sum((m.retrieval_coverage or 0.0) * (m.retrieval_attempts or 0) for m in measures)
+    return f"{covered / attempts:.2f} of {attempts}" if attempts else "no retrieval"
 
 
 def main() -> None:
@@ -78,10 +91,12 @@ def main() -> None:
         pairs.extend(found)
     if not pairs:
         sys.exit("no pair to compare")
-    print("pair (none -> method) | tasks | none solved | method solved | rescued / broken | McNemar p | 95% CI (pp) | tokens per task")
-    print("|".join(["---"] * 8))
-    for none, run in pairs:
-        print(_row(f"{none} -> {run.parts[-4]}", pool_pairs([(none, run)])))
+    print("pair (none -> method) | tasks | none solved | method solved | rescued / broken | McNemar p | 95% CI (pp) "
+          "| tokens per task | harmful use | retrieval coverage")
+    print("|".join(["---"] * 10))
+    measures = [paired_measures(run, none) for none, run in pairs]
+    for (none, run), measured in zip(pairs, measures, strict=True):
+        print(_row(f"{none} -> {run.parts[-4]}", pool_pairs([(none, run)]), measured))
     pooled = pool_pairs(pairs)
     n = pooled.tasks
     p, interval = format_test(pooled.test)
@@ -92,6 +107,8 @@ def main() -> None:
     print(f"task-run tokens: none {_tokens(pooled.tokens_first, n, pooled.solved_first)}; {args.method} "
           f"{_tokens(pooled.tokens_second, n, pooled.solved_second)} "
           f"({100 * (pooled.tokens_second - pooled.tokens_first) / max(1, pooled.tokens_first):+.1f}% per task)")
+    print(f"harmful use {_rate(sum(m.harmful_uses for m in measures), sum(m.selected_uses for m in measures))}; "
+          f"retrieval coverage {_coverage(measures)}")
     if args.json is not None:
         args.json.write_text(json.dumps({"pairs": [[str(a), str(b)] for a, b in pairs], **pooled.model_dump()}, indent=1))
 
