@@ -69,3 +69,36 @@ def test_a_study_job_without_a_terminal_prints_its_tasks_and_records(tmp_path: P
     assert quiet.exit_code == 0, quiet.output
     assert not any(line.startswith(("progress:", "started ")) for line in quiet.output.splitlines())
     assert "jobs run" in quiet.output
+
+
+def test_each_kind_of_job_is_paced_by_its_own_runs() -> None:
+    from countermem.cli._pace import KindPace
+
+    clock = Clock()
+    pace = KindPace(clock=clock)
+    pace.plan([("c", "construct", 4), ("e1", "evaluate", 10), ("e2", "evaluate", 10)], done_runs=0)
+    assert pace.eta() == "?"
+    clock.now += 300
+    pace.finished("c", "construct", 1)  # 5 minutes a construction run (generation and checks)
+    assert pace.eta() == "15m00s + 20 evaluate runs not yet timed"  # not 23 runs at 5 minutes each
+    for done in (2, 3, 4):
+        clock.now += 300
+        pace.finished("c", "construct", done)
+    clock.now += 30
+    pace.finished("e1", "evaluate", 1)
+    assert pace.eta() == "9m30s"  # 19 evaluation runs at 30 s
+    pace.finished("e1", "evaluate", 1)  # the same count again adds nothing
+    assert pace.runs == {"construct": 4, "evaluate": 1}
+
+
+def test_a_resumed_study_counts_only_the_runs_it_makes() -> None:
+    from countermem.cli._pace import KindPace
+
+    clock = Clock()
+    pace = KindPace(clock=clock)
+    pace.plan([("c", "construct", 40), ("e", "evaluate", 20)], done_runs=13)  # stopped in construction
+    assert pace.remaining == {"construct": 27, "evaluate": 20}
+    clock.now += 120
+    pace.finished("c", "construct", 14)  # its first count includes the 13 runs made before
+    assert pace.runs == {"construct": 1} and pace.remaining["construct"] == 26
+    assert pace.eta() == "52m00s + 20 evaluate runs not yet timed"

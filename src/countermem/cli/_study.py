@@ -23,11 +23,11 @@ from countermem.cli._common import (
     ProgressLines,
     console,
     err_console,
-    eta,
     format_duration,
     friendly_errors,
     print_server_fault,
 )
+from countermem.cli._pace import KindPace
 from countermem.core import LLMServerFaultError, terminal_safe
 from countermem.experiment._study import JobProgress, StudyInterrupted, run_study
 from countermem.experiment._study_config import load_study_config
@@ -115,9 +115,11 @@ class _Lines:
         self.done_runs = 0
         self.jobs_done = 0
         self.total_jobs = 0
+        self.pace = KindPace(clock=self.lines.clock)
 
     def start(self, plan: StudyPlan, done_runs: int, done_jobs: int) -> None:
         self.total_runs = sum(j.planned_runs for j in plan.jobs)
+        self.pace.plan(((j.id, j.kind, j.planned_runs) for j in plan.jobs), done_runs)
         self.start_runs = self.done_runs = done_runs
         self.jobs_done, self.total_jobs = done_jobs, len(plan.jobs)
         for name, why in plan.skipped.items():
@@ -147,7 +149,8 @@ class _Lines:
         job = progress.job
         admitted = "" if progress.admitted is None else f", {progress.admitted} records admitted"
         elapsed = self.lines.elapsed()
-        left = eta(elapsed, self.done_runs - self.start_runs, self.total_runs - self.start_runs)
+        self.pace.finished(job.id, job.kind, progress.done)
+        left = self.pace.eta()
         self.lines.print(
             job.id,
             f"{job.id}: {progress.done}/{job.planned_runs} tasks, solved {progress.solved}{admitted}; study "
