@@ -469,6 +469,23 @@ def test_report_of_an_unfinished_study_leaves_out_what_did_not_finish(tmp_path: 
     assert "| none |" in report
 
 
+def test_the_report_names_the_code_commits_when_runs_started_at_several(tmp_path: Path) -> None:
+    from countermem.experiment._study_analyses import run_commits
+
+    config = _config(methods=["none", "countermem"])
+    assert run_study(config, tmp_path / "s", write_report=True).ok
+    commits = run_commits(tmp_path / "s")
+    assert list(commits.values()) == [["results", "work"]]
+    assert "code commits" not in (tmp_path / "s" / "report" / "report.md").read_text()
+    held_out = tmp_path / "s" / "results" / "b" / "countermem" / "react" / "sql-shop" / "seed-1" / "manifest.json"
+    manifest = json.loads(held_out.read_text())
+    held_out.write_text(json.dumps({**manifest, "git_commit": "f" * 40}))  # as if resumed after a change
+    assert run_commits(tmp_path / "s")["f" * 40] == ["results"]
+    assert CliRunner().invoke(app, ["report", str(tmp_path / "s")]).exit_code == 0
+    report = (tmp_path / "s" / "report" / "report.md").read_text()
+    assert "started at 2 code commits" in report and "fffffff (results)" in report
+
+
 def test_a_failing_job_blocks_its_dependents_and_nothing_else(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import countermem.experiment._study as study_module
 

@@ -584,6 +584,39 @@ def _short_splits(manifest: dict[str, object]) -> dict[str, str]:
     return {str(k): str(v) for k, v in notes.items()} if isinstance(notes, dict) else {}
 
 
+def run_commits(study_root: Path) -> dict[str, list[str]]:
+    """The code commit each run folder of the study started at (its manifest), as commit -> the
+    parts of the study that ran there (`work`: construction and training, `results`: held-out
+    runs, `analyses`: transfer and other analyses). A study resumed after the code changed has
+    several; a reader comparing two arms must know whether they ran the same code."""
+    found: dict[str, set[str]] = {}
+    seen: set[Path] = set()
+    for part in ("work", "results", "analyses"):
+        root = study_root / part
+        if not root.is_dir():
+            continue
+        for manifest in sorted(root.rglob("manifest.json")):
+            where = manifest.resolve()
+            if where in seen:
+                continue
+            seen.add(where)
+            try:
+                commit = str(json.loads(manifest.read_text()).get("git_commit", "unknown"))
+            except (OSError, ValueError):
+                continue
+            found.setdefault(commit, set()).add(part)
+    return {commit: sorted(parts) for commit, parts in found.items()}
+
+
+def _commit_note(commits: Mapping[str, list[str]]) -> list[str]:
+    if len(commits) <= 1:
+        return []
+    listed = "; ".join(f"{commit[:7]} ({', '.join(parts)})" for commit, parts in sorted(commits.items()))
+    return [f"The runs of this study started at {len(commits)} code commits: {listed}. Arms compared with "
+            "each other should have run the same code, or the changes between the commits should not touch "
+            "what is compared (`git log A..B`)."]
+
+
 def write_study_folder_report(
     study_root: Path, out_dir: Path | None = None, domains: Mapping[str, str] | None = None
 ) -> tuple[Path, Path]:
@@ -614,6 +647,7 @@ def write_study_folder_report(
         "finish them."
     ] if missing else []
     preface += [f"Short split ({cell}): {note}." for cell, note in _short_splits(manifest).items()]
+    preface += _commit_note(run_commits(study_root))
     return write_study_report(
         out_dir or study_root / STUDY_REPORT_NAME, rows, analyses, name=STUDY_REPORT_NAME, preface=preface
     )
