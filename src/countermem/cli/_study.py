@@ -111,7 +111,6 @@ class _Lines:
         self.quiet = quiet
         self.lines = lines or ProgressLines()
         self.total_runs = 0
-        self.start_runs = 0
         self.done_runs = 0
         self.jobs_done = 0
         self.total_jobs = 0
@@ -120,7 +119,7 @@ class _Lines:
     def start(self, plan: StudyPlan, done_runs: int, done_jobs: int) -> None:
         self.total_runs = sum(j.planned_runs for j in plan.jobs)
         self.pace.plan(((j.id, j.kind, j.planned_runs) for j in plan.jobs), done_runs)
-        self.start_runs = self.done_runs = done_runs
+        self.done_runs = done_runs
         self.jobs_done, self.total_jobs = done_jobs, len(plan.jobs)
         for name, why in plan.skipped.items():
             console.print(f"skipped {name}: {why}", highlight=False, markup=False)

@@ -94,17 +94,16 @@ def classify_task(task_id: str, events: Sequence[Event]) -> TaskRepair:
     else:
         repair = "never_solved"
     kinds = [failure_kind(r) for r in results if not r.passed]
-    actions = [" ".join(e.action.content.split()) for e in events if e.kind == "check" and e.result is not None and e.action]
+    checked = [(e.trial, " ".join(e.action.content.split()), e.result.completed)
+               for e in events if e.kind == "check" and e.result is not None and e.action]
+    actions = [action for _, action, _ in checked]
     completed: set[tuple[int, str]] = set()
     reusable = 0
-    for event in events:
-        if event.kind != "check" or event.result is None or event.action is None:
-            continue
-        key = (event.trial, " ".join(event.action.content.split()))
-        if key in completed:
+    for trial, action, done in checked:
+        if (trial, action) in completed:
             reusable += 1
-        elif event.result.completed:
-            completed.add(key)
+        elif done:
+            completed.add((trial, action))
     return TaskRepair(
         task_id=task_id, repair=repair, checks=len(results),
         failed_before_pass=len(results) if passed_at is None else passed_at,
