@@ -74,3 +74,22 @@ def test_reoffers_and_the_table(tmp_path: Path) -> None:
     (offer,) = run_offers(run, {RECORD.id: RECORD}, lambda _: TASK_TEXT, "sql")
     assert offer.passed and offer.task_solved and offer.cause == "copied_correction"
     assert cause_table([offer]).failed_changed == 0, "a solved task is not a failure to explain"
+
+
+def test_own_source_marks_the_record_built_on_the_lookalikes_source(tmp_path: Path) -> None:
+    kwargs = dict(task_id="t", task_text=TASK_TEXT, task_solved=False, records={RECORD.id: RECORD},
+                  action_language="sql")
+    (own,) = classify_offers(events(RECORD.improved_action.content), source_of="s", **kwargs)  # type: ignore[arg-type]
+    (other,) = classify_offers(events(RECORD.improved_action.content), source_of="x", **kwargs)  # type: ignore[arg-type]
+    (plain,) = classify_offers(events(RECORD.improved_action.content), **kwargs)  # type: ignore[arg-type]
+    assert (own.own_source, other.own_source, plain.own_source) == (True, False, None)
+    table = cause_table([own, other, plain])
+    assert table.own_source_offers == 1 and table.own_source_causes["copied_correction"] == 1
+    assert table.own_source_passed == 0
+
+    run = tmp_path / "run"
+    (run / "transcripts").mkdir(parents=True)
+    (run / "results.jsonl").write_text(json.dumps({"task_id": "t", "solved": False}) + "\n")
+    (run / "transcripts" / "t.jsonl").write_text("\n".join(e.model_dump_json() for e in events(PREVIOUS)) + "\n")
+    (offer,) = run_offers(run, {RECORD.id: RECORD}, lambda _: TASK_TEXT, "sql", lookalike_of={"t": "s"})
+    assert offer.own_source is True and offer.cause == "unchanged"

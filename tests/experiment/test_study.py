@@ -109,6 +109,7 @@ def test_sources_with_a_lookalike_give_one_lookalike_per_source_task() -> None:
     chosen = cell_tasks(benchmark, _config(**{**base, "split": {**base["split"], "sources": "with-lookalike"}}), 1)
     assert len(chosen.construct) == len(chosen.lookalike) == 10
     assert [t.metadata["lookalike_of"] for t in chosen.lookalike] == [t.id for t in chosen.construct]
+    assert chosen.lookalike_of == {t.id: t.metadata["lookalike_of"] for t in chosen.lookalike}
     assert chosen.train == plain.train and chosen.heldout == plain.heldout
     assert "sources" not in _config(**base).model_dump_json()  # older studies keep their hash
     with pytest.raises(ConfigError, match="look-alike condition"):

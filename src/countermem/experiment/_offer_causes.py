@@ -14,7 +14,9 @@ action after it, and classified by the first rule that holds:
 - `own_edit`: a changed action of the agent's own making.
 
 `reoffered` marks an offer of a record already offered earlier in the same task, and `passed`
-whether the next action passed its check. A form repair is classified like any other record
+whether the next action passed its check. On a look-alike task, `own_source` marks an offer of a
+record built on the very task it is a look-alike of (the best fit a store can hold); elsewhere it
+is None. A form repair is classified like any other record
 but counted apart (`form_repair`), since its correction is the agent's own block by design.
 Pure functions over saved files: no model, no checker.
 """
@@ -28,7 +30,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from countermem.agents import Event
 from countermem.experiment._rundir import read_transcript, safe_name
@@ -55,6 +57,8 @@ class Offer(BaseModel):
     form_repair: bool
     names: list[str]
     """Source-task names the next action used that the task's text never mentions."""
+    own_source: bool | None = None
+    """On a look-alike task: whether the record was built on the task it is a look-alike of."""
 
 
 class CauseTable(BaseModel):
@@ -72,6 +76,11 @@ class CauseTable(BaseModel):
     """Over content offers (form repairs left out), every offer by its cause."""
     failed_changed_causes: dict[str, int]
     """Over content offers whose action changed in a task that ended unsolved."""
+    own_source_offers: int = 0
+    """Content offers, on look-alike tasks, of the record built on the task's own source task."""
+    own_source_passed: int = 0
+    own_source_causes: dict[str, int] = Field(default_factory=dict)
+    """Those offers by cause: what the agent did with the best-fitting record."""
 
 
 def classify_offers(
@@ -82,8 +91,11 @@ def classify_offers(
     task_solved: bool,
     records: dict[str, Record],
     action_language: str,
+    source_of: str | None = None,
 ) -> list[Offer]:
-    """Every offer in one task's events, in order; offers of records not in `records` are skipped."""
+    """Every offer in one task's events, in order; offers of records not in `records` are skipped.
+
+    `source_of`: the source task this task is a look-alike of (None: not a look-alike)."""
     sequence = list(events)
     own_words = {w.lower() for w in _WORD.findall(task_text)} | {task_text.lower()}
     offers: list[Offer] = []
@@ -121,6 +133,7 @@ def classify_offers(
                 reoffered=record.id in seen,
                 passed=bool(following is not None and following.result is not None and following.result.passed),
                 task_solved=task_solved, form_repair=is_form_repair(record), names=names,
+                own_source=None if source_of is None else record.source.task_id == source_of,
             )
         )
         seen.add(record.id)
@@ -128,9 +141,14 @@ def classify_offers(
 
 
 def run_offers(
-    run_dir: Path, records: dict[str, Record], task_text: Callable[[str], str], action_language: str
+    run_dir: Path,
+    records: dict[str, Record],
+    task_text: Callable[[str], str],
+    action_language: str,
+    lookalike_of: dict[str, str] | None = None,
 ) -> list[Offer]:
-    """Every offer of a run folder (its results.jsonl and transcripts/)."""
+    """Every offer of a run folder (its results.jsonl and transcripts/); `lookalike_of` maps the
+    run's look-alike task ids to their source tasks (`CellTasks.lookalike_of`)."""
     results = run_dir / "results.jsonl"
     if not results.is_file():
         return []
@@ -146,6 +164,7 @@ def run_offers(
             classify_offers(
                 read_transcript(transcript), task_id=row["task_id"], task_text=task_text(row["task_id"]),
                 task_solved=bool(row["solved"]), records=records, action_language=action_language,
+                source_of=None if lookalike_of is None else lookalike_of.get(row["task_id"]),
             )
         )
     return offers
@@ -156,6 +175,7 @@ def cause_table(offers: Iterable[Offer]) -> CauseTable:
     content = [o for o in all_offers if not o.form_repair]
     changed = [o for o in content if o.cause not in ("unchanged", "no_action")]
     failed_changed = [o for o in changed if not o.task_solved]
+    own = [o for o in content if o.own_source]
     order = {c: 0 for c in CAUSES}
     return CauseTable(
         offers=len(all_offers), content_offers=len(content), changed=len(changed),
@@ -163,4 +183,6 @@ def cause_table(offers: Iterable[Offer]) -> CauseTable:
         failed_changed=len(failed_changed),
         causes=dict(order | Counter(o.cause for o in content)),
         failed_changed_causes=dict(order | Counter(o.cause for o in failed_changed)),
+        own_source_offers=len(own), own_source_passed=sum(o.passed for o in own),
+        own_source_causes=dict(order | Counter(o.cause for o in own)),
     )

@@ -51,6 +51,8 @@ class CellTasks:
     heldout: list[Task]
     original_environment: list[Task]
     lookalike: list[Task]
+    lookalike_of: dict[str, str] = field(default_factory=dict)
+    """Look-alike task id -> the source task it is a look-alike of: which record is its own."""
 
     def by_name(self, name: str) -> list[Task]:
         if name == "earlier":
@@ -103,6 +105,7 @@ def cell_tasks(benchmark: Benchmark, config: StudyConfig, seed: int) -> CellTask
     construct = _cut(source, config.split.source)
     original = source[len(construct) : len(construct) + wanted]
     lookalike: list[Task] = []
+    lookalike_of: dict[str, str] = {}
     seen: set[str] = {t.id for t in construct} | {t.id for t in train}
     if "look-alike" in config.analyses.transfer:
         for task in construct:
@@ -111,8 +114,9 @@ def cell_tasks(benchmark: Benchmark, config: StudyConfig, seed: int) -> CellTask
             variants = [v for v in benchmark.lookalikes(task, random.Random(f"{seed}|{task.id}")) if v.id not in seen]
             if variants:
                 lookalike.append(variants[0])
+                lookalike_of[variants[0].id] = task.id
                 seen.add(variants[0].id)
-    tasks = CellTasks(construct, train, heldout, original, lookalike)
+    tasks = CellTasks(construct, train, heldout, original, lookalike, lookalike_of)
     check_disjoint(tasks)
     return tasks
 
