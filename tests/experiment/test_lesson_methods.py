@@ -35,10 +35,14 @@ def test_lesson_methods_read_countermems_store() -> None:
     assert lesson.family == once.family == plain.family
     assert (lesson.rendering, lesson.repeat_offers) == ("lesson", False)
     assert (once.rendering, once.repeat_offers) == ("correction", False)
+    after = method_spec("countermem-after-failure")
+    assert after.family == plain.family and (after.rendering, after.repeat_offers) == ("correction", True)
+    assert (after.offer_at_start, plain.offer_at_start) == (False, True)
 
 
 def test_default_lesson_settings_leave_the_recorded_memory_config_as_before(tmp_path: Path) -> None:
     flat = MemorySettings(store=tmp_path / "s.sqlite").flat()
-    assert not {"lesson", "rendering", "repeat_offers"} & flat.keys()
+    assert not {"lesson", "rendering", "repeat_offers", "offer_at_start"} & flat.keys()
+    assert MemorySettings(store=tmp_path / "s.sqlite", offer_at_start=False).flat()["offer_at_start"] is False
     changed = MemorySettings(store=tmp_path / "s.sqlite", lesson=LessonSettings(enabled=True), rendering="lesson").flat()
     assert changed["rendering"] == "lesson" and '"enabled":true' in str(changed["lesson"])

@@ -222,6 +222,22 @@ def test_a_record_is_offered_once_per_task_when_repeat_offers_is_off(tmp_path: P
         assert advice is not None and advice.record_id is not None, "another task gets it again"
 
 
+def test_no_record_before_the_first_action_when_offer_at_start_is_off(tmp_path: Path) -> None:
+    with SQLiteStore(tmp_path / "s.sqlite") as store:
+        store.add(record())
+        start = Decision(task=TASK.model_copy(update={"id": "t1"}), step=0, situation="Which shop sells most?",
+                         facts=Facts())
+        failed = start.model_copy(update={"step": 1, "last_action": Action(content="SELECT 1"), "last_result": WRONG})
+        for at_start, expected in ((True, [True, True]), (False, [False, True])):
+            memory = CounterfactualMemory(Retriever(store, make_embedder("lexical")), TopOne(), action_language="sql",
+                                          options=AdvisorOptions(offer_at_start=at_start, write_counters=False))
+            got = []
+            for decision in (start, failed):
+                advice = memory.advise(decision)
+                got.append(advice is not None and advice.record_id is not None)
+            assert got == expected, at_start
+
+
 def test_a_worked_answer_names_its_numbers_and_people() -> None:
     answer = "Janet has 16 eggs and eats 3, so she sells 16 - 3 = 13 eggs at $2.50 each: 32.5 dollars. Answer: 32.5"
     names = source_names([answer], "text")

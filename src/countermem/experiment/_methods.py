@@ -38,6 +38,8 @@ class MethodSpec(BaseModel):
     """How an offered record is shown (`AdvisorOptions.rendering`)."""
     repeat_offers: bool = True
     """False: a record is offered at most once per task (`AdvisorOptions.repeat_offers`)."""
+    offer_at_start: bool = True
+    """False: no record before the agent's first action (`AdvisorOptions.offer_at_start`)."""
     selector: Literal["dqn", "top1", "skip", "random"] | None = None
     """The selector this method uses whatever `[memory] selector` says (None: the config's), so
     that one study compares selectors on the same store and tasks."""
@@ -122,6 +124,11 @@ BUILTIN_METHODS: dict[str, MethodSpec] = {
         MethodSpec(
             name="countermem-once", kind="countermem", family="verified", repeat_offers=False,
             description="countermem's store and rendering, each record offered at most once per task",
+        ),
+        MethodSpec(
+            name="countermem-after-failure", kind="countermem", family="verified", offer_at_start=False,
+            description="countermem's store and rendering, records offered only after a failed action "
+            "(never before the agent's first action)",
         ),
         MethodSpec(
             name="best-of-n", kind="best_of_n",

@@ -125,6 +125,7 @@ class MemorySettings(BaseModel):
     """Construction writes and verifies a lesson for each admitted content record (`_lesson`)."""
     rendering: Rendering = "correction"
     repeat_offers: bool = True
+    offer_at_start: bool = True
     max_advice_tokens: int | None = None
     redact: bool = True
     """Replace secrets in records with typed placeholders before they are stored (`countermem.memory._redact`)."""
@@ -162,7 +163,8 @@ class MemorySettings(BaseModel):
         if self.lesson != LessonSettings():
             data["lesson"] = self.lesson.model_dump_json()
         data["readable_scopes"] = ",".join(self.readable_scopes)
-        for name, default in (("rendering", "correction"), ("repeat_offers", True), ("max_advice_tokens", None),
+        for name, default in (("rendering", "correction"), ("repeat_offers", True), ("offer_at_start", True),
+                              ("max_advice_tokens", None),
                               ("redact", True), ("retire_harm_rate", DEFAULT_RETIRE_HARM_RATE),
                               ("retire_min_uses", DEFAULT_RETIRE_MIN_USES), ("record_scope", DEFAULT_SCOPE),
                               ("readable_scopes", ""), ("merge", False)):
@@ -513,7 +515,7 @@ def _advised_stage(
             options=AdvisorOptions(
                 show_condition=settings.use_conditions, show_task=settings.show_task, write_counters=False,
                 rendering=settings.rendering, repeat_offers=settings.repeat_offers,
-                max_advice_tokens=settings.max_advice_tokens,
+                offer_at_start=settings.offer_at_start, max_advice_tokens=settings.max_advice_tokens,
                 train_selector=training and settings.selector == "dqn",
                 header=UNVERIFIED_HEADER if settings.admission == "unverified" else None,
             ),

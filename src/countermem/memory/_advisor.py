@@ -85,6 +85,11 @@ class AdvisorOptions(BaseModel):
     """False: a record offered once in a task is not offered again in that task (a record the
     agent followed and still failed with, or ignored, was offered again after each failed
     check and copied again; issue 24)."""
+    offer_at_start: bool = True
+    """False: no record before the agent's first action of a trial, only once it has an action
+    that failed to correct. A record offered at the start corrects a mistake the agent has not
+    made: with the 1.5B as agent on sql-shop look-alikes, every offer that broke a task it solves
+    alone came before its first action (docs/results.md, issue 24)."""
 
 
 @dataclass
@@ -267,6 +272,8 @@ class CounterfactualMemory:
 
     def _advise(self, decision: Decision) -> Advice | None:
         if decision.last_result is not None and not self.options.advise_after_failed_check:
+            return None
+        if decision.last_action is None and not self.options.offer_at_start:
             return None
         query = RetrievalQuery.for_decision(
             situation=decision.situation,
