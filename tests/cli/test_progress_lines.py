@@ -65,6 +65,11 @@ def test_a_study_job_without_a_terminal_prints_its_tasks_and_records(tmp_path: P
     assert construct and re.search(r": 3/3 tasks, solved \d+, \d+ records admitted; study \d+/\d+ task runs", construct[-1])
     assert any(re.match(r"progress: evaluate/\S+: 3/3 tasks, solved \d+; study", line) for line in lines)
     assert any(line.startswith("started construct/") for line in lines)
+    narrow = runner.invoke(app, ["study", str(toml), "--out", str(tmp_path / "n"), "--no-report"], env={"COLUMNS": "30"})
+    assert narrow.exit_code == 0, narrow.output
+    started = [line for line in narrow.output.splitlines() if line.startswith("started ")]
+    assert started and all(line.endswith(" tasks)") for line in started), "a log line is never cut mid-word"
+    assert any(line.startswith("study lines into ") and line.endswith("worker(s)") for line in narrow.output.splitlines())
     quiet = runner.invoke(app, ["study", str(toml), "--out", str(tmp_path / "q"), "--no-report", "--quiet"])
     assert quiet.exit_code == 0, quiet.output
     assert not any(line.startswith(("progress:", "started ")) for line in quiet.output.splitlines())

@@ -122,22 +122,25 @@ class _Lines:
         self.done_runs = done_runs
         self.jobs_done, self.total_jobs = done_jobs, len(plan.jobs)
         for name, why in plan.skipped.items():
-            console.print(f"skipped {name}: {why}", highlight=False, markup=False)
+            console.print(f"skipped {name}: {why}", highlight=False, markup=False, soft_wrap=True)
         if done_jobs:
-            console.print(f"resuming: {done_jobs} of {len(plan.jobs)} jobs already finished (outputs verified)")
+            console.print(f"resuming: {done_jobs} of {len(plan.jobs)} jobs already finished (outputs verified)",
+                          soft_wrap=True)
         if not self.quiet:
-            console.print(f"progress: {self.total_runs - done_runs} task runs to go in {len(plan.jobs) - done_jobs} jobs")
+            console.print(f"progress: {self.total_runs - done_runs} task runs to go in {len(plan.jobs) - done_jobs} jobs",
+                          soft_wrap=True)
 
     def job_started(self, job: Job) -> None:
         if not self.quiet:
-            console.print(f"started {job.id} ({job.planned_runs} tasks)", highlight=False, markup=False)
+            console.print(f"started {job.id} ({job.planned_runs} tasks)", highlight=False, markup=False, soft_wrap=True)
 
     def job_finished(self, job: Job, error: str | None) -> None:
         if error is not None:
-            err_console.print(f"failed {job.id}: {_first_line(error)}", highlight=False, markup=False)
+            err_console.print(f"failed {job.id}: {_first_line(error)}", highlight=False, markup=False, soft_wrap=True)
             return
         self.jobs_done += 1
-        console.print(f"done {job.id} ({self.jobs_done}/{self.total_jobs} jobs)", highlight=False, markup=False)
+        console.print(f"done {job.id} ({self.jobs_done}/{self.total_jobs} jobs)", highlight=False, markup=False,
+                      soft_wrap=True)
 
     def runs(self, done: int) -> None:
         self.done_runs = done
@@ -177,7 +180,7 @@ def study(
     how = f"{workers} worker(s)" if kind != "ray" else (
         f"Ray at {where}" if where else f"a Ray instance started here for {workers} job(s) at once"
     )
-    console.print(f"study [cyan]{parsed.name}[/cyan] into {root} with {how}")
+    console.print(f"study [cyan]{parsed.name}[/cyan] into {root} with {how}", soft_wrap=True)
     live = console.is_terminal and not quiet
     with Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -212,11 +215,11 @@ def study(
         )
     console.print(
         f"{len(outcome.finished)} jobs run, {len(outcome.reused)} reused, {len(outcome.failed)} failed, "
-        f"{len(outcome.blocked)} blocked"
+        f"{len(outcome.blocked)} blocked", soft_wrap=True,
     )
     for job_id, error in outcome.failed.items():
         err_console.print(f"[red]failed[/red] {job_id}: {_first_line(error)}", highlight=False)
     if outcome.report is not None:
-        console.print(f"report: {outcome.report}")
+        console.print(f"report: {outcome.report}", soft_wrap=True)
     if not outcome.ok:
         raise typer.Exit(code=1)
