@@ -38,6 +38,9 @@ def test_lesson_methods_read_countermems_store() -> None:
     after = method_spec("countermem-after-failure")
     assert after.family == plain.family and (after.rendering, after.repeat_offers) == ("correction", True)
     assert (after.offer_at_start, plain.offer_at_start) == (False, True)
+    both = method_spec("countermem-lesson-after-failure")
+    assert both.family == plain.family and (both.rendering, both.repeat_offers, both.offer_at_start) == (
+        "lesson", False, False)
 
 
 def test_default_lesson_settings_leave_the_recorded_memory_config_as_before(tmp_path: Path) -> None:

@@ -131,6 +131,12 @@ BUILTIN_METHODS: dict[str, MethodSpec] = {
             "(never before the agent's first action)",
         ),
         MethodSpec(
+            name="countermem-lesson-after-failure", kind="countermem", family="verified", rendering="lesson",
+            repeat_offers=False, offer_at_start=False,
+            description="countermem-lesson, offered only after a failed action (never before the agent's "
+            "first action)",
+        ),
+        MethodSpec(
             name="best-of-n", kind="best_of_n",
             description="N independent attempts on the current task, the best checked one kept; no memory",
         ),
