@@ -107,3 +107,20 @@ def test_a_resumed_study_counts_only_the_runs_it_makes() -> None:
     pace.finished("c", "construct", 14)  # its first count includes the 13 runs made before
     assert pace.runs == {"construct": 1} and pace.remaining["construct"] == 26
     assert pace.eta() == "52m00s + 20 evaluate runs not yet timed"
+
+
+def test_the_pace_follows_the_latest_runs_after_cached_replays() -> None:
+    from countermem.cli._pace import KindPace
+
+    clock = Clock()
+    pace = KindPace(clock=clock)
+    pace.plan([("e", "evaluate", 20)], done_runs=0)
+    for done in range(1, 11):  # replayed from the reply cache: a tenth of a second each
+        clock.now += 0.1
+        pace.finished("e", "evaluate", done)
+    assert pace.per_run("evaluate") < 0.2 and pace.eta() in ("0m00s", "0m01s")
+    for done in range(11, 16):  # real runs: a minute each
+        clock.now += 60
+        pace.finished("e", "evaluate", done)
+    assert pace.eta() == "5m00s", "5 runs left at the pace of the last 5, not of all 15"
+    assert pace.runs == {"evaluate": 15}
