@@ -32,14 +32,15 @@ if TYPE_CHECKING:
 
 def construct_strategies(ctx: JobContext, bank_path: Path, on_task_done: ProgressHook | None) -> list[Path]:
     """Source tasks without advice; every run judged (or checked) and distilled into strategy items."""
-    from countermem.experiment._study_jobs import build_llm, run_config
+    from countermem.experiment._study_jobs import build_generator_llm, build_llm, run_config
 
     spec = ctx.spec
     assert spec is not None
     llm = build_llm(ctx)
+    writer = build_generator_llm(ctx) if ctx.config.baselines.strategy_model == "generator" else None
     bank = StrategyBank(bank_path)
     passes = ctx.config.baselines.matts_k if spec.matts else 1
-    distiller = StrategyDistiller(llm, action_language=ctx.benchmark.action_language)
+    distiller = StrategyDistiller(writer or llm, action_language=ctx.benchmark.action_language)
     learner = StrategyLearner(
         distiller, bank, verified_feedback=spec.strategy_labels == "checker", scaling=passes,
     )

@@ -243,6 +243,12 @@ class BaselineSettings(_Strict):
     """Sampling temperature of those trajectories."""
     strategy_k: int = 1
     """Strategy items the ReasoningBank methods offer per task."""
+    strategy_model: Literal["agent", "generator"] = Field(
+        default="agent", exclude_if=lambda value: value == "agent"
+    )
+    """Who judges and distills the ReasoningBank methods' strategy items: the `agent`'s model, or the
+    model of `[memory.generator] model`, the one that writes countermem's records, so that both memories
+    are built by the same model when the agent is a smaller one."""
     retention_capacity: int = 50
     """Capacity of the retention-rule methods: below the number of admitted records, or no rule ever evicts."""
 
@@ -392,7 +398,8 @@ def parse_study_config(data: dict[str, object], *, source: str = "study config")
     for name in [*config.methods, *config.analyses.transfer_methods, *config.analyses.accumulation_methods,
                  *config.analyses.budget_methods]:
         method_spec(name)
-    strategy = [m for m in config.methods if method_spec(m).kind == "strategy"]
+    strategy = [m for m in dict.fromkeys([*config.methods, *config.analyses.transfer_methods])
+                if method_spec(m).kind == "strategy"]
     canned = [name for name, b in config.backbones.items() if b.kind == "simulated"]
     if strategy and canned:
         raise ConfigError(
@@ -400,6 +407,11 @@ def parse_study_config(data: dict[str, object], *, source: str = "study config")
             f"prompts; the {', '.join(canned)} backbone(s) cannot. Run them on a local or openai backbone"
         )
     generator_model = config.memory.generator.model
+    if config.baselines.strategy_model == "generator" and not generator_model:
+        raise ConfigError(
+            f"{source}: baselines.strategy_model = \"generator\" needs [memory.generator] model (the model that "
+            "writes the records); set it, or use strategy_model = \"agent\""
+        )
     cannot_load = [name for name, b in config.backbones.items() if b.kind not in MODEL_BACKBONES]
     if generator_model and cannot_load:
         raise ConfigError(
