@@ -358,7 +358,7 @@ def test_ray_options_belong_to_the_ray_executor(tmp_path: Path) -> None:
 
     toml = tmp_path / "study.toml"
     toml.write_text(STUDY)
-    with pytest.raises(ConfigError, match="belong to --executor ray"):
+    with pytest.raises(ConfigError, match="belongs to --executor ray"):
         run_study(load_study_config(toml), tmp_path / "a", address="127.0.0.1:6379")
     with pytest.raises(ConfigError, match="--executor must be workers or ray"):
         run_study(load_study_config(toml), tmp_path / "b", executor="dask")

@@ -590,3 +590,23 @@ def test_a_split_shorter_than_asked_is_named_in_the_manifest_and_the_report(tmp_
     report, _ = write_study_folder_report(tmp_path / "s")
     assert f"Short split (sql-shop, seed 1): {note}." in report.read_text()
     assert run_study(_config(methods=["none"]), tmp_path / "t", write_report=False).plan.short_splits == {}
+
+
+def test_job_threads_reach_every_job_of_the_process_executor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # two studies on one machine each took all the cores by default: llama.cpp then ran at ~1 token/s
+    from countermem.experiment import _study
+
+    seen: list[int | None] = []
+    real = _study.execute_job
+
+    def spy(root: Path, config: StudyConfig, job: Any, on_task: Any = None, *, threads: int | None = None) -> Any:
+        seen.append(threads)
+        return real(root, config, job, on_task, threads=threads)
+
+    monkeypatch.setattr(_study, "execute_job", spy)
+    assert run_study(_config(), tmp_path / "s", write_report=False, job_threads=1).ok
+    assert seen and set(seen) == {1}
+    manifest = json.loads((tmp_path / "s" / "manifest.json").read_text())
+    assert manifest["execution"] == {"executor": "workers", "workers": 1, "job_threads": 1}
+    with pytest.raises(ConfigError, match="--job-threads must be at least 1"):
+        run_study(_config(), tmp_path / "t", job_threads=0)

@@ -47,7 +47,11 @@ AddressOpt = Annotated[
     typer.Option("--address", help="Ray cluster: HOST:PORT of its head, or auto; default: a Ray instance started here"),
 ]
 JobThreadsOpt = Annotated[
-    int | None, typer.Option("--job-threads", help="threads (Ray CPUs) per job with --executor ray")
+    int | None, typer.Option(
+        "--job-threads",
+        help="llama.cpp threads (Ray CPUs) per job; default: the cores shared among --workers. "
+        "Two studies on one machine: make their threads sum to the cores",
+    )
 ]
 NoReportOpt = Annotated[bool, typer.Option("--no-report", help="skip writing report/ at the end")]
 QuietOpt = Annotated[

@@ -43,7 +43,7 @@ from countermem.experiment._study_config import StudyConfig
 from countermem.experiment._study_jobs import JobRecord, execute_job, read_record, verify_record
 from countermem.experiment._study_plan import Job, StudyPlan, plan_study
 from countermem.experiment._study_ray import RaySettings
-from countermem.llm import usable_cores
+from countermem.llm import default_threads, usable_cores
 
 MANIFEST = "manifest.json"
 
@@ -272,9 +272,11 @@ def run_study(
 ) -> StudyOutcome:
     """Run (or resume) the study into `root`; see the module docstring.
 
-    `executor` (default: the config's) is `workers` or `ray`; `address` and `job_threads` are the
-    Ray executor's (`RaySettings`), and default to the config's `ray_address` and, on a Ray
-    instance started for the study, to the cores shared out among `workers` (1 on a cluster)."""
+    `executor` (default: the config's) is `workers` or `ray`; `address` is the Ray executor's
+    (`RaySettings`, default: the config's `ray_address`). `job_threads` is each job's llama.cpp
+    threads (and Ray CPUs): by default the cores shared out among `workers` (1 on a Ray cluster).
+    Two studies on one machine each take all its cores by default, and llama.cpp threads that
+    outnumber the cores run at a few percent of their speed: give each study its share."""
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
     ray_settings = _ray_settings(config, executor, address, job_threads, workers)
@@ -283,7 +285,8 @@ def run_study(
     benchmarks, skipped = _load_benchmarks(config)
     plan = plan_study(config, benchmarks, skipped)
     manifest = _manifest(root, config, plan, source)
-    execution = {"executor": "workers", "workers": workers} if ray_settings is None else {
+    threads = job_threads or (default_threads() if workers == 1 else threads_per_worker(workers))
+    execution = {"executor": "workers", "workers": workers, "job_threads": threads} if ray_settings is None else {
         "executor": "ray", "address": ray_settings.address, "job_threads": ray_settings.job_threads,
     }
     starts = manifest.get("resumed")
@@ -310,9 +313,9 @@ def run_study(
 
         run_ray(root, config, plan.jobs, pending, done, outcome, progress, runs_counter, ray_settings)
     elif workers == 1:
-        _run_inline(root, config, pending, done, outcome, progress, runs_counter)
+        _run_inline(root, config, pending, done, outcome, progress, runs_counter, threads)
     else:
-        _run_pool(root, config, pending, done, outcome, progress, workers, runs_counter)
+        _run_pool(root, config, pending, done, outcome, progress, workers, runs_counter, threads)
     _link(root, plan)
     manifest["finished_at"] = datetime.now(UTC).isoformat()
     manifest["artifacts"] = {k: v for r in done.values() for k, v in r.outputs.items()}
@@ -331,12 +334,12 @@ def _ray_settings(
     kind = executor or config.executor
     if kind not in ("workers", "ray"):
         raise ConfigError(f"--executor must be workers or ray, got {kind!r}")
-    if kind == "workers":
-        if address is not None or job_threads is not None:
-            raise ConfigError("--address and --job-threads belong to --executor ray; add it, or drop them")
-        return None
     if job_threads is not None and job_threads < 1:
         raise ConfigError(f"--job-threads must be at least 1, got {job_threads}")
+    if kind == "workers":
+        if address is not None:
+            raise ConfigError("--address belongs to --executor ray; add it, or drop it")
+        return None
     where = address or config.ray_address
     threads = job_threads or (threads_per_worker(workers) if where is None else 1)
     return RaySettings(address=where, job_threads=threads, local_cpus=workers * threads)
@@ -380,7 +383,7 @@ def _blocked_by(job: Job, outcome: StudyOutcome) -> str | None:
 
 def _run_inline(
     root: Path, config: StudyConfig, pending: list[Job], done: dict[str, JobRecord], outcome: StudyOutcome,
-    progress: StudyProgress | None, counter: _RunCounter,
+    progress: StudyProgress | None, counter: _RunCounter, threads: int,
 ) -> None:
     for job in pending:
         dep = _blocked_by(job, outcome)
@@ -396,7 +399,7 @@ def _run_inline(
                 progress.job_progress(read_job_progress(root, job))
 
         try:
-            record = execute_job(root, config, job, on_task)
+            record = execute_job(root, config, job, on_task, threads=threads)
         except StudyInterrupted:
             raise
         except BACKBONE_FAULTS as error:
@@ -419,7 +422,7 @@ def _run_inline(
 
 def _run_pool(
     root: Path, config: StudyConfig, pending: list[Job], done: dict[str, JobRecord], outcome: StudyOutcome,
-    progress: StudyProgress | None, workers: int, counter: _RunCounter,
+    progress: StudyProgress | None, workers: int, counter: _RunCounter, threads: int,
 ) -> None:
     config_json = config.model_dump_json()
     waiting = list(pending)
@@ -436,7 +439,7 @@ def _run_pool(
                         waiting.remove(job)
                     elif len(running) < workers and all(d in done for d in job.depends):
                         waiting.remove(job)
-                        running[pool.submit(_job_entry, root, config_json, job, threads_per_worker(workers), os.getpid())] = job
+                        running[pool.submit(_job_entry, root, config_json, job, threads, os.getpid())] = job
                         if progress:
                             progress.job_started(job)
                 if not running:
