@@ -83,3 +83,17 @@ def test_collect_rows_refuses_empty_and_misplaced_runs(toy_benchmark, tmp_path: 
                without_dir=root / "none" / "reflexion" / "toy-add" / "seed-0")
     with pytest.raises(ConfigError, match="agent 'react', folder says 'reflexion'"):
         collect_rows(root)
+
+
+def test_the_selector_table_shows_each_selectors_uses_and_skips(toy_benchmark, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from countermem.experiment._stages import StageReport
+
+    root = build_study(toy_benchmark, tmp_path / "study")
+    for seed, (used, skipped) in enumerate([(3, 1), (2, 2)]):
+        stage = StageReport(stage="evaluate", benchmark="toy-add", n_tasks=6, store="s", store_sha256="x",
+                            records_before=4, records_after=4, selector="dqn", selector_checkpoint_updates=200,
+                            records_selected=used, records_skipped=skipped)
+        (root / "fake" / "react" / "toy-add" / f"seed-{seed}" / "stage.json").write_text(stage.model_dump_json())
+    md = write_study_report(tmp_path / "out", collect_rows(root, domains={"toy-add": "math"}))[0].read_text()
+    assert "## Selector choices on held-out tasks (summed over seeds)" in md
+    assert "| fake | react | toy-add | dqn | 8 | 5 | 3 | 0.38 | 200, 200 | 50.0 ± 0.0 (n=2) |" in md

@@ -525,6 +525,38 @@ def _harm_table(study: _Study) -> ReportTable:
     return table
 
 
+def _selector_table(study: _Study) -> ReportTable | None:
+    """Who the selector chose at each offer: without it, DQN against top-1, skip and random shows only
+    as success, and a DQN that never skips looks like top-1 without anyone seeing why."""
+    table = ReportTable(
+        "Selector choices on held-out tasks (summed over seeds)",
+        ["method", "agent", "benchmark", "selector", "offers", "used", "skipped", "skip share",
+         "DQN updates in training", "success"],
+    )
+    for method, agent in study.pairs():
+        for _, bench in study.benchmarks:
+            runs = [r for r in study.runs(method, agent, bench) if r.stage is not None]
+            used = sum(r.stage.records_selected for r in runs if r.stage is not None)
+            skipped = sum(r.stage.records_skipped for r in runs if r.stage is not None)
+            if not used + skipped:
+                continue
+            kinds = sorted({r.stage.selector for r in runs if r.stage is not None and r.stage.selector})
+            updates = [r.stage.selector_checkpoint_updates for r in runs
+                       if r.stage is not None and r.stage.selector_checkpoint_updates is not None]
+            success = study.success(method, agent, bench)
+            table.rows.append([
+                method, agent, bench, ", ".join(kinds) or "—", str(used + skipped), str(used), str(skipped),
+                f"{skipped / (used + skipped):.2f}", ", ".join(str(u) for u in updates) or "—",
+                fmt_spread(success) if success else "—",
+            ])
+    if not table.rows:
+        return None
+    table.intro = ("At each decision with at least one eligible record the selector either used one or skipped "
+                   "memory. A learned selector that never skips acts as always-top-1; compare its row with "
+                   "the top1, skip and random rows of the same store.")
+    return table
+
+
 def _success_figure(study: _Study, plotter: Plotter) -> ReportFigure | None:
     names = [b for _, b in study.benchmarks]
     width = 0.8 / max(1, len(study.agents))
@@ -639,7 +671,8 @@ def _main_blocks(study: _Study, plotter: Plotter) -> list[Block]:
         ReportText(summary),
         _main_table(study), _success_figure(study, plotter), _domain_table(study),
         _paired_table(study), _domain_paired_table(study), _rescued_figure(study, plotter),
-        _harm_table(study), _harm_figure(study, plotter), _tokens_table(study), _cost_table(study),
+        _harm_table(study), _harm_figure(study, plotter), _selector_table(study), _tokens_table(study),
+        _cost_table(study),
         _build_cost_table(study),
         *_retention_blocks(study, plotter),
     ]
