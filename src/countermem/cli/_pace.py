@@ -24,7 +24,6 @@ class KindPace:
 
     clock: Callable[[], float] = time.monotonic
     remaining: dict[str, int] = field(default_factory=dict)
-    seconds: dict[str, float] = field(default_factory=dict)
     runs: dict[str, int] = field(default_factory=dict)
     window: int = 5
     _recent: dict[str, deque[tuple[float, int]]] = field(default_factory=dict)
@@ -52,7 +51,6 @@ class KindPace:
             return
         self._done[job_id] = done
         if self._last is not None:
-            self.seconds[kind] = self.seconds.get(kind, 0.0) + now - self._last
             self.runs[kind] = self.runs.get(kind, 0) + new
             recent = self._recent.setdefault(kind, deque())
             recent.append((now - self._last, new))
@@ -62,10 +60,8 @@ class KindPace:
         self.remaining[kind] = max(0, self.remaining.get(kind, 0) - new)
 
     def per_run(self, kind: str) -> float:
-        """Seconds per run over the kind's last `window` runs (at least one report)."""
-        recent = self._recent.get(kind)
-        if not recent:
-            return self.seconds[kind] / self.runs[kind]
+        """Seconds per run over the kind's last `window` runs (at least one report); the kind must be timed."""
+        recent = self._recent[kind]
         return sum(s for s, _ in recent) / sum(n for _, n in recent)
 
     def eta(self) -> str:

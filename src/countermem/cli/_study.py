@@ -30,10 +30,10 @@ from countermem.cli._common import (
 from countermem.cli._neighbours import crowding_warning, other_countermem_processes
 from countermem.cli._pace import KindPace
 from countermem.core import LLMServerFaultError, terminal_safe
-from countermem.experiment._study import JobProgress, StudyInterrupted, run_study, threads_per_worker
+from countermem.experiment._study import JobProgress, StudyInterrupted, process_job_threads, run_study
 from countermem.experiment._study_config import load_study_config
 from countermem.experiment._study_plan import Job, StudyPlan
-from countermem.llm import default_threads, usable_cores
+from countermem.llm import usable_cores
 
 ConfigArg = Annotated[Path, typer.Argument(help="the study's TOML config (see examples/)")]
 OutOpt = Annotated[
@@ -188,8 +188,8 @@ def study(
     )
     console.print(f"study [cyan]{parsed.name}[/cyan] into {root} with {how}", soft_wrap=True)
     if kind != "ray" and any(b.kind == "local" for b in parsed.backbones.values()):
-        threads = job_threads or (default_threads() if workers == 1 else threads_per_worker(workers))
-        warning = crowding_warning(other_countermem_processes(), threads * workers, usable_cores())
+        threads = process_job_threads(workers, job_threads) * workers
+        warning = crowding_warning(other_countermem_processes(), threads, usable_cores())
         if warning:
             err_console.print(escape(terminal_safe(warning)), style="yellow", soft_wrap=True)
     live = console.is_terminal and not quiet

@@ -246,6 +246,12 @@ def threads_per_worker(workers: int) -> int:
     return max(1, usable_cores() // workers)
 
 
+def process_job_threads(workers: int, job_threads: int | None = None) -> int:
+    """llama.cpp threads of each job of the process executor: `job_threads`, else 2 at most for one
+    worker (`default_threads`), else the cores shared out among the workers."""
+    return job_threads or (default_threads() if workers == 1 else threads_per_worker(workers))
+
+
 def _link(root: Path, plan: StudyPlan) -> None:
     for link, target in plan.links.items():
         path, goal = root / link, root / target
@@ -285,7 +291,7 @@ def run_study(
     benchmarks, skipped = _load_benchmarks(config)
     plan = plan_study(config, benchmarks, skipped)
     manifest = _manifest(root, config, plan, source)
-    threads = job_threads or (default_threads() if workers == 1 else threads_per_worker(workers))
+    threads = process_job_threads(workers, job_threads)
     execution = {"executor": "workers", "workers": workers, "job_threads": threads} if ray_settings is None else {
         "executor": "ray", "address": ray_settings.address, "job_threads": ray_settings.job_threads,
     }

@@ -535,14 +535,13 @@ def _selector_table(study: _Study) -> ReportTable | None:
     )
     for method, agent in study.pairs():
         for _, bench in study.benchmarks:
-            runs = [r for r in study.runs(method, agent, bench) if r.stage is not None]
-            used = sum(r.stage.records_selected for r in runs if r.stage is not None)
-            skipped = sum(r.stage.records_skipped for r in runs if r.stage is not None)
+            stages = [r.stage for r in study.runs(method, agent, bench) if r.stage is not None]
+            used = sum(s.records_selected for s in stages)
+            skipped = sum(s.records_skipped for s in stages)
             if not used + skipped:
                 continue
-            kinds = sorted({r.stage.selector for r in runs if r.stage is not None and r.stage.selector})
-            updates = [r.stage.selector_checkpoint_updates for r in runs
-                       if r.stage is not None and r.stage.selector_checkpoint_updates is not None]
+            kinds = sorted({s.selector for s in stages if s.selector})
+            updates = [s.selector_checkpoint_updates for s in stages if s.selector_checkpoint_updates is not None]
             success = study.success(method, agent, bench)
             table.rows.append([
                 method, agent, bench, ", ".join(kinds) or "—", str(used + skipped), str(used), str(skipped),
