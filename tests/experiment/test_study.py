@@ -610,3 +610,41 @@ def test_job_threads_reach_every_job_of_the_process_executor(tmp_path: Path, mon
     assert manifest["execution"] == {"executor": "workers", "workers": 1, "job_threads": 1}
     with pytest.raises(ConfigError, match="--job-threads must be at least 1"):
         run_study(_config(), tmp_path / "t", job_threads=0)
+
+
+def test_a_study_run_one_benchmark_at_a_time_ends_as_one_run_whole(tmp_path: Path) -> None:
+    data: dict[str, Any] = {"benchmarks": ["sql-shop", "smt-encode"], "methods": ["none", "countermem"],
+                            "split": {"construct": 3, "train": 2, "heldout": 3}}
+    config = _config(**data)
+    whole = run_study(config, tmp_path / "whole", write_report=False)
+    assert whole.ok and not whole.deferred
+    toml = tmp_path / "study.toml"
+    toml.write_text(
+        'name = "t"\nbenchmarks = ["sql-shop", "smt-encode"]\nmethods = ["none", "countermem"]\nseeds = [1]\n'
+        '[backbones.b]\nkind = "scripted"\n[split]\nconstruct = 3\ntrain = 2\nheldout = 3\n'
+        '[memory]\nembedder = "lexical"\n'
+    )
+    first = CliRunner().invoke(app, ["study", str(toml), "--out", str(tmp_path / "parts"), "--benchmark", "smt-encode",
+                                     "--no-report"])
+    assert first.exit_code == 0, first.output
+    assert "4 jobs of other benchmarks left for later" in " ".join(first.output.split())
+    manifest = json.loads((tmp_path / "parts" / "manifest.json").read_text())
+    assert sorted(manifest["deferred"]) == sorted(j for j in whole.finished if "/sql-shop/" in j)
+    assert not (tmp_path / "parts" / "results" / "b" / "none" / "react" / "sql-shop").exists()
+    assert (tmp_path / "parts" / "results" / "b" / "none" / "react" / "smt-encode" / "seed-1" / "metrics.json").is_file()
+    rest = run_study(config, tmp_path / "parts", write_report=False)
+    assert rest.ok and not rest.deferred
+    assert sorted(rest.reused) == sorted(j for j in whole.finished if "/smt-encode/" in j)
+    expected, got = _results(tmp_path / "whole"), _results(tmp_path / "parts")
+    assert expected.keys() == got.keys()
+    for key in expected:
+        assert got[key] == expected[key], key
+
+
+def test_only_benchmarks_names_a_benchmark_the_study_lacks(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"--benchmark spider: not in this study; its benchmarks are sql-shop"):
+        run_study(_config(methods=["none"]), tmp_path / "s", write_report=False, only_benchmarks=["spider"])
+    assert not (tmp_path / "s").exists(), "a mistyped option must not leave a study folder behind"
+    skipped = _config(benchmarks=["sql-shop", "spider"], data_dir=str(tmp_path / "nodata"), methods=["none"])
+    with pytest.raises(ConfigError, match=r"leaves nothing to run.*spider: "):
+        run_study(skipped, tmp_path / "t", write_report=False, only_benchmarks=["spider"])

@@ -55,6 +55,13 @@ JobThreadsOpt = Annotated[
         "Two studies on one machine: make their threads sum to the cores",
     )
 ]
+OnlyBenchmarkOpt = Annotated[
+    list[str] | None, typer.Option(
+        "--benchmark",
+        help="run only this benchmark's unfinished jobs now (repeatable); the rest wait for a later run "
+        "of the same command without it",
+    )
+]
 NoReportOpt = Annotated[bool, typer.Option("--no-report", help="skip writing report/ at the end")]
 QuietOpt = Annotated[
     bool, typer.Option("--quiet", help="no progress lines (printed per finished task when not on a terminal)")
@@ -176,7 +183,7 @@ def _first_line(error: str) -> str:
 def study(
     config: ConfigArg, out: OutOpt = None, workers: WorkersOpt = 1, no_report: NoReportOpt = False,
     quiet: QuietOpt = False, executor: ExecutorOpt = None, address: AddressOpt = None,
-    job_threads: JobThreadsOpt = None,
+    job_threads: JobThreadsOpt = None, benchmark: OnlyBenchmarkOpt = None,
 ) -> None:
     """Run a whole study (build -> train -> test for every method, agent, benchmark, backbone and seed)."""
     parsed = load_study_config(config)
@@ -202,7 +209,7 @@ def study(
             outcome = run_study(
                 parsed, root, workers=workers, progress=_Display(progress) if live else _Lines(quiet),
                 source=str(config), write_report=not no_report, executor=executor, address=address,
-                job_threads=job_threads,
+                job_threads=job_threads, only_benchmarks=benchmark or None,
             )
         except (KeyboardInterrupt, StudyInterrupted):
             err_console.print(f"[yellow]interrupted[/yellow]: run the same command again to resume ({root})")
@@ -215,6 +222,8 @@ def study(
             for flag, value in (("--executor", executor), ("--address", address), ("--job-threads", job_threads)):
                 if value is not None:
                     again += [flag, str(value)]
+            for name in benchmark or []:
+                again += ["--benchmark", name]
             print_server_fault(fault, shlex.join(again))
             raise typer.Exit(code=SERVER_FAULT_EXIT_CODE) from fault
     for cell, note in outcome.plan.short_splits.items():
@@ -228,6 +237,11 @@ def study(
         f"{len(outcome.finished)} jobs run, {len(outcome.reused)} reused, {len(outcome.failed)} failed, "
         f"{len(outcome.blocked)} blocked", soft_wrap=True,
     )
+    if outcome.deferred:
+        console.print(
+            f"{len(outcome.deferred)} jobs of other benchmarks left for later: run the same command without "
+            "--benchmark to run them", soft_wrap=True,
+        )
     for job_id, error in outcome.failed.items():
         err_console.print(f"[red]failed[/red] {job_id}: {_first_line(error)}", highlight=False)
     if outcome.report is not None:

@@ -26,9 +26,9 @@ import os
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from multiprocessing import get_context
 from pathlib import Path
@@ -75,6 +75,8 @@ class StudyOutcome:
     report: Path | None = None
     settings_added_since: list[str] = field(default_factory=list)
     """Settings this countermem has that the resumed study's saved config lacked (defaults used)."""
+    deferred: list[str] = field(default_factory=list)
+    """Unfinished jobs left for a later run because `only_benchmarks` excluded their benchmark."""
 
     @property
     def ok(self) -> bool:
@@ -275,8 +277,12 @@ def run_study(
     executor: str | None = None,
     address: str | None = None,
     job_threads: int | None = None,
+    only_benchmarks: Sequence[str] | None = None,
 ) -> StudyOutcome:
     """Run (or resume) the study into `root`; see the module docstring.
+
+    `only_benchmarks` runs now only those benchmarks' unfinished jobs and leaves the rest for a later
+    run of the same study: a study of many hours then yields finished benchmarks one sitting at a time.
 
     `executor` (default: the config's) is `workers` or `ray`; `address` is the Ray executor's
     (`RaySettings`, default: the config's `ray_address`). `job_threads` is each job's llama.cpp
@@ -286,6 +292,8 @@ def run_study(
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
     ray_settings = _ray_settings(config, executor, address, job_threads, workers)
+    if only_benchmarks is not None:
+        _check_only_benchmarks(config, only_benchmarks)
     root.mkdir(parents=True, exist_ok=True)
     hold_folder(root)
     benchmarks, skipped = _load_benchmarks(config)
@@ -309,15 +317,18 @@ def run_study(
             verify_record(root, record)
             done[job.id] = record
             outcome.reused.append(job.id)
-    done_runs = sum(j.planned_runs for j in plan.jobs if j.id in done)
-    if progress:
-        progress.start(plan, done_runs, len(done))
     pending = [j for j in plan.jobs if j.id not in done]
+    if only_benchmarks is not None:
+        pending, outcome.deferred = _only_benchmarks(plan, pending, only_benchmarks)
+    shown = replace(plan, jobs=[j for j in plan.jobs if j.id not in outcome.deferred])
+    done_runs = sum(j.planned_runs for j in shown.jobs if j.id in done)
+    if progress:
+        progress.start(shown, done_runs, len(done))
     runs_counter = _RunCounter(done_runs, progress, stop_after_runs)
     if ray_settings is not None:
         from countermem.experiment._study_ray import run_ray
 
-        run_ray(root, config, plan.jobs, pending, done, outcome, progress, runs_counter, ray_settings)
+        run_ray(root, config, shown.jobs, pending, done, outcome, progress, runs_counter, ray_settings)
     elif workers == 1:
         _run_inline(root, config, pending, done, outcome, progress, runs_counter, threads)
     else:
@@ -327,10 +338,35 @@ def run_study(
     manifest["artifacts"] = {k: v for r in done.values() for k, v in r.outputs.items()}
     manifest["failed"] = outcome.failed
     manifest["blocked"] = outcome.blocked
+    manifest["deferred"] = outcome.deferred
     write_json_atomic(root / MANIFEST, manifest)
     if write_report and done:
         outcome.report = write_folder_report(root)
     return outcome
+
+
+def _check_only_benchmarks(config: StudyConfig, names: Sequence[str]) -> None:
+    unknown = sorted(set(names) - set(config.benchmarks))
+    if unknown:
+        raise ConfigError(
+            f"--benchmark {', '.join(unknown)}: not in this study; its benchmarks are {', '.join(config.benchmarks)}"
+        )
+
+
+def _only_benchmarks(
+    plan: StudyPlan, pending: list[Job], names: Sequence[str],
+) -> tuple[list[Job], list[str]]:
+    """(jobs to run now, ids deferred): a job is deferred when its benchmark is not among `names` or
+    when a job it needs is deferred, so nothing runs before what it depends on."""
+    runnable = sorted(set(names) - set(plan.skipped))
+    if not runnable:
+        reasons = "; ".join(f"{b}: {plan.skipped[b]}" for b in names)
+        raise ConfigError(f"--benchmark leaves nothing to run: every benchmark named was skipped ({reasons})")
+    deferred: set[str] = set()
+    for job in plan.jobs:
+        if job.cell.benchmark not in names or any(d in deferred for d in job.depends):
+            deferred.add(job.id)
+    return [j for j in pending if j.id not in deferred], [j.id for j in pending if j.id in deferred]
 
 
 def _ray_settings(
