@@ -451,6 +451,8 @@ def test_every_method_runs_through_the_study(tmp_path: Path) -> None:
     assert top1["selector"] == "top1"
     assert not (work / "selectors" / "countermem-top1").exists(), "a fixed selector is not trained"
     assert (work / "selectors" / "countermem-dqn" / "selector.pt").is_file()
+    transient = json.loads((results / "countermem-transient" / "react" / "sql-shop" / "seed-1" / "manifest.json").read_text())
+    assert transient["config"]["memory"]["advice_lifetime"] == "reply"
     retention = json.loads((results / "retention-random" / "react" / "sql-shop" / "seed-1" / "stage.json").read_text())
     assert retention["records_after"] <= 2
     report = (tmp_path / "s" / "report" / "report.md").read_text()

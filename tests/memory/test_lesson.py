@@ -385,3 +385,15 @@ def test_a_recorded_control_is_kept_but_does_not_refuse_the_lesson() -> None:
     lessons, _, verify = writer([GOOD_LESSON], [f"```sql\n{FIXED}\n```"])
     lesson = lessons.lesson_for(record(), OneQueryWorld(), State(task_id="t0", payload=0))
     assert lesson.verified and lesson.control is None and len(verify.prompts) == 1, "off: no control is run"
+
+
+def test_advice_expires_after_one_reply_only_when_its_lifetime_is_reply(tmp_path: Path) -> None:
+    with SQLiteStore(tmp_path / "s.sqlite") as store:
+        store.add(record())
+        decision = Decision(task=TASK.model_copy(update={"id": "t1"}), step=2, situation="Which shop sells most?",
+                            facts=Facts(), last_action=Action(content="SELECT 1"), last_result=WRONG)
+        for lifetime, expires in (("task", False), ("reply", True)):
+            memory = CounterfactualMemory(Retriever(store, make_embedder("lexical")), TopOne(), action_language="sql",
+                                          options=AdvisorOptions(advice_lifetime=lifetime, write_counters=False))
+            advice = memory.advise(decision)
+            assert advice is not None and advice.record_id is not None and advice.expires is expires

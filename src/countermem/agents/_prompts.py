@@ -28,6 +28,8 @@ Answer again with a Thought, then `Action: check` or `Action: submit`, then the 
 ```{language} code block."""
 
 ADVICE_HEADER = ADVICE_BLOCK_HEADER
+EXPIRED_ADVICE_NOTE = "(memory advice, record {record_id}, was shown here for one reply)"
+"""What stays of advice that expires (`Advice.expires`) once the model has answered it."""
 
 FOCUSED_TEMPLATE = """{task}
 {earlier}

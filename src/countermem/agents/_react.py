@@ -20,6 +20,7 @@ from typing import Literal
 from countermem.agents._parser import parse_step
 from countermem.agents._prompts import (
     ADVICE_HEADER,
+    EXPIRED_ADVICE_NOTE,
     FOCUSED_EARLIER,
     FOCUSED_EARLIER_LIMIT,
     FOCUSED_REPEATED,
@@ -105,6 +106,10 @@ class TrialResult:
     advice_in_context: int = 0
     """The first of `advice` still in the prompt: a focused prompt drops the advice shown before it."""
     advice: list[tuple[Decision, Advice]] = field(default_factory=list)
+    expiring: list[tuple[int, str]] = field(default_factory=list)
+    """(index in `advice`, block as put in the prompt) of shown advice that leaves after the next reply."""
+    expired: set[int] = field(default_factory=set)
+    """Indices in `advice` taken out of the prompt (`Advice.expires`): no longer counted as augmentation."""
     first_decision: Decision | None = None
     """The task's opening decision, so memory hears the outcome even when it offered nothing."""
 
@@ -271,7 +276,10 @@ class ReActAgent:
         completion = self.llm.complete(result.messages, self.limits.params)
         result.usage = result.usage + completion.usage
         if result.advice:
-            result.augmentation_tokens += sum(a.augmentation_tokens for _, a in result.advice[result.advice_in_context:])
+            result.augmentation_tokens += sum(
+                a.augmentation_tokens for i, (_, a) in enumerate(result.advice)
+                if i >= result.advice_in_context and i not in result.expired
+            )
         result.messages.append(Message(role="assistant", content=completion.text))
         result.prompt_sent = len(result.messages)
         self._emit(
@@ -281,7 +289,25 @@ class ReActAgent:
                 messages=sent,
             )
         )
+        self._expire(result)
         return completion
+
+    @staticmethod
+    def _expire(result: TrialResult) -> None:
+        """Take advice shown for one reply out of the prompt, leaving a one-line note in its place.
+        The next model call's event then records its whole prompt, so the transcript still shows
+        exactly what the model saw (`prompt_of`)."""
+        changed = False
+        for index, block in result.expiring:
+            note = EXPIRED_ADVICE_NOTE.format(record_id=result.advice[index][1].record_id)
+            for position, message in enumerate(result.messages[:-1]):
+                if block in message.content:
+                    result.messages[position] = message.model_copy(update={"content": message.content.replace(block, note)})
+                    changed = True
+            result.expired.add(index)
+        result.expiring.clear()
+        if changed:
+            result.prompt_sent = 0
 
     def _refocus(
         self,
@@ -361,6 +387,8 @@ class ReActAgent:
         advice = advice.model_copy(update={"augmentation_tokens": tokens})
         result.advice.append((decision, advice))
         result.advice_record_ids.append(record_id)
+        if advice.expires:
+            result.expiring.append((len(result.advice) - 1, block))
         return block
 
     def _outcome(self, task: Task, trial: TrialResult, trials: int, started: float) -> TaskOutcome:

@@ -46,6 +46,9 @@ class Advice(BaseModel):
     header: str | None = None
     """The line the agent puts above the text; None keeps the agent's own (verified-corrections)
     header, so advice that was never checked can say so instead of borrowing that claim."""
+    expires: bool = False
+    """Shown for one model reply only: the agent takes the text out of its prompt once the model
+    has answered it, so later steps do not pay for it again (`AdvisorOptions.advice_lifetime`)."""
 
 
 class Outcome(BaseModel):

@@ -40,6 +40,8 @@ class MethodSpec(BaseModel):
     """False: a record is offered at most once per task (`AdvisorOptions.repeat_offers`)."""
     offer_at_start: bool = True
     """False: no record before the agent's first action (`AdvisorOptions.offer_at_start`)."""
+    advice_lifetime: Literal["task", "reply"] = "task"
+    """reply: an offered record leaves the prompt after the reply it informs (`AdvisorOptions.advice_lifetime`)."""
     selector: Literal["dqn", "top1", "skip", "random"] | None = None
     """The selector this method uses whatever `[memory] selector` says (None: the config's), so
     that one study compares selectors on the same store and tasks."""
@@ -124,6 +126,11 @@ BUILTIN_METHODS: dict[str, MethodSpec] = {
         MethodSpec(
             name="countermem-once", kind="countermem", family="verified", repeat_offers=False,
             description="countermem's store and rendering, each record offered at most once per task",
+        ),
+        MethodSpec(
+            name="countermem-transient", kind="countermem", family="verified", advice_lifetime="reply",
+            description="countermem's store and rendering; an offered record stays in the prompt for the one "
+            "reply it informs, then leaves it (not paid again at every later step)",
         ),
         MethodSpec(
             name="countermem-after-failure", kind="countermem", family="verified", offer_at_start=False,

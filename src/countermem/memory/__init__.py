@@ -16,6 +16,7 @@ from countermem.memory._admission import (
     stored_record,
 )
 from countermem.memory._advisor import (
+    AdviceLifetime,
     AdvisorOptions,
     AdvisorStats,
     CounterfactualMemory,
@@ -238,6 +239,7 @@ __all__ = [
     "SITUATION_LIMIT",
     "AdmissionReport",
     "Admitter",
+    "AdviceLifetime",
     "AdvisorOptions",
     "AdvisorStats",
     "Alternative",

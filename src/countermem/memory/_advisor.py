@@ -52,6 +52,7 @@ from countermem.selector import (
     reward,
 )
 
+AdviceLifetime = Literal["task", "reply"]
 Rendering = Literal["correction", "compact", "lesson"]
 """correction: the source task's mistake and correction; compact: the correction alone; lesson:
 the verified lesson alone (records without one are not offered)."""
@@ -85,6 +86,11 @@ class AdvisorOptions(BaseModel):
     """False: a record offered once in a task is not offered again in that task (a record the
     agent followed and still failed with, or ignored, was offered again after each failed
     check and copied again; issue 24)."""
+    advice_lifetime: AdviceLifetime = "task"
+    """How long an offered record stays in the agent's prompt: `task` (to the end of the trial,
+    paid again at every later model call) or `reply` (for the one model reply it informs, then
+    taken out; `Advice.expires`). In the humaneval form cell the advice carried to later steps was
+    most of memory's token overhead (docs/results.md)."""
     offer_at_start: bool = True
     """False: no record before the agent's first action of a trial, only once it has an action
     that failed to correct. A record offered at the start corrects a mistake the agent has not
@@ -323,6 +329,7 @@ class CounterfactualMemory:
             record_id=chosen.record.id,
             details={"similarity": round(chosen.similarity, 4), "rank": chosen.rank},
             header=self.options.header,
+            expires=self.options.advice_lifetime == "reply",
             **common,
         )
 
