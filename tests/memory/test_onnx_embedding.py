@@ -41,9 +41,9 @@ MIN_TOP3_OVERLAP = {
     ("generated", "int8"): 0.75,
 }
 """Measured here (mean share of torch MiniLM's top-3 that the onnx embedder also ranks top-3):
-Spider 1.000 for both (40 of 40 decisions the same set; many Spider situations of one database
-share their first 254 word pieces, since the schema comes before the question, so ties are common);
-generated 0.950 float (34 of 40 the same) and 0.817 int8 (19 of 40)."""
+Spider 1.000 float and 0.992 int8, ties at the third place counted (see TIE; without them 0.808 float and 0.883
+int8, which is float noise choosing among records at cosine 1.0);
+generated 0.958 float and 0.817 int8 (19 of 40)."""
 
 
 def _onnx_or_skip(compute: OnnxCompute = "float") -> OnnxMiniLMEmbedder:
@@ -233,22 +233,36 @@ def test_onnx_vectors_are_close_to_torch_minilm(neighbours: tuple[str, Neighbour
         assert cosines.min() > MIN_COSINE[compute], f"{name}, {compute}: lowest cosine {cosines.min():.4f}"
 
 
-def _top3(records: FloatRows, queries: FloatRows) -> list[set[int]]:
+TIE = 1e-4
+"""Scores this close are one tie: Spider situations that share their first 254 word pieces embed to
+the same vector up to float noise (~1e-6), and which of five records at cosine 1.0 argsort puts
+first is that noise, not the embedder."""
+
+
+def _top3(records: FloatRows, queries: FloatRows) -> list[list[int]]:
     scores = queries @ records.T
-    return [set(np.argsort(-row, kind="stable")[:3].tolist()) for row in scores]
+    return [np.argsort(-row, kind="stable")[:3].tolist() for row in scores]
+
+
+def _top3_overlap(reference: Embedded, got: list[list[int]]) -> float:
+    """Mean share of `got`'s top-3 that the reference also ranks top-3, ties at the third place included."""
+    shares = []
+    for query, picked in zip(reference.queries, got, strict=True):
+        scores = reference.records @ query
+        third = np.sort(scores)[-3]
+        shares.append(sum(bool(scores[j] >= third - TIE) for j in picked) / 3)
+    return float(np.mean(shares))
 
 
 @pytest.mark.parametrize("compute", ["float", "int8"])
 def test_onnx_keeps_torch_minilm_top3_neighbours(neighbours: tuple[str, NeighbourSet], compute: str) -> None:
     name, texts = neighbours
     reference, rows = _rows(texts, name, "torch"), _rows(texts, name, compute)
-    expected = _top3(reference.records, reference.queries)
-    got = _top3(rows.records, rows.queries)
-    overlap = float(np.mean([len(a & b) / 3 for a, b in zip(expected, got, strict=True)]))
+    overlap = _top3_overlap(reference, _top3(rows.records, rows.queries))
     assert overlap >= MIN_TOP3_OVERLAP[name, compute], f"{name}, {compute}: top-3 overlap {overlap:.3f}"
     # the check can fail: neighbours from unrelated vectors overlap far less
     shuffled = _top3(rows.records[::-1].copy(), rows.queries)
-    assert np.mean([len(a & b) / 3 for a, b in zip(expected, shuffled, strict=True)]) < 0.5
+    assert _top3_overlap(reference, shuffled) < 0.5
 
 
 def test_word_pieces_match_the_models_own_tokenizer() -> None:
