@@ -453,6 +453,9 @@ def test_every_method_runs_through_the_study(tmp_path: Path) -> None:
     assert (work / "selectors" / "countermem-dqn" / "selector.pt").is_file()
     transient = json.loads((results / "countermem-transient" / "react" / "sql-shop" / "seed-1" / "manifest.json").read_text())
     assert transient["config"]["memory"]["advice_lifetime"] == "reply"
+    assert "answer_once" not in transient["config"]["memory"], "a default setting is not recorded"
+    lean = json.loads((results / "countermem-lean" / "react" / "sql-shop" / "seed-1" / "manifest.json").read_text())
+    assert lean["config"]["memory"]["advice_lifetime"] == "reply" and lean["config"]["memory"]["answer_once"] is True
     retention = json.loads((results / "retention-random" / "react" / "sql-shop" / "seed-1" / "stage.json").read_text())
     assert retention["records_after"] <= 2
     report = (tmp_path / "s" / "report" / "report.md").read_text()

@@ -26,6 +26,7 @@ from countermem.llm import Completion, GenerationParams, Message
 from countermem.memory import (
     FORM_REPAIR_RATIONALE,
     Admitter,
+    AdvisorOptions,
     ConditionContext,
     CounterfactualMemory,
     GenerationRequest,
@@ -306,3 +307,22 @@ def test_malformed_draws_takes_a_bool_or_without_block_only() -> None:
     assert GeneratorSettings.model_validate({"malformed_draws": False}).malformed_draws is False
     with pytest.raises(pydantic.ValidationError):
         GeneratorSettings.model_validate({"malformed_draws": "sometimes"})
+
+
+def test_answer_once_marks_only_a_form_repair_applied_to_the_last_answer(tmp_path: Path) -> None:
+    answer = Action(content="Sure:\n```python\ndef mul(a, b):\n    return a * b\n```")
+    mul = Task(id="m", benchmark="toy", domain="coding", prompt="write mul")
+    content = _form_record().revised(improved_action=Action(content="def add(a, b):\n    return b + a"))
+    cases = ((_form_record(), True, True), (_form_record(), False, False), (content, True, False))
+    for index, (record, answer_once, holds) in enumerate(cases):
+        with SQLiteStore(tmp_path / f"{index}.sqlite") as store:
+            store.add(record)
+            memory = CounterfactualMemory(
+                Retriever(store, make_embedder("lexical")), TopOne(), action_language="python", store=store,
+                options=AdvisorOptions(answer_once=answer_once, write_counters=False),
+            )
+            facts = facts_after(facts_of, mul, answer, malformed_result("x"))
+            advice = memory.advise(Decision(task=mul, situation="write mul", facts=facts, step=1,
+                                            last_action=answer, last_result=malformed_result("x")))
+            assert advice is not None and advice.record_id == record.id
+            assert advice.holds_last_answer is holds

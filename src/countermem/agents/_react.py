@@ -20,6 +20,7 @@ from typing import Literal
 from countermem.agents._parser import parse_step
 from countermem.agents._prompts import (
     ADVICE_HEADER,
+    ANSWER_IN_ADVICE_NOTE,
     EXPIRED_ADVICE_NOTE,
     FOCUSED_EARLIER,
     FOCUSED_EARLIER_LIMIT,
@@ -209,6 +210,9 @@ class ReActAgent:
                     )
                 if advice_block:
                     reprompt = f"{advice_block}\n\n{reprompt}"  # the instruction to answer again comes last
+                    if result.advice[-1][1].holds_last_answer:
+                        result.messages[-1] = Message(role="assistant", content=ANSWER_IN_ADVICE_NOTE)
+                        result.prompt_sent = 0  # the next call's event records the whole prompt
                 result.messages.append(Message(role="user", content=reprompt))
                 continue
             if parsed.verb == "submit":

@@ -49,6 +49,10 @@ class Advice(BaseModel):
     expires: bool = False
     """Shown for one model reply only: the agent takes the text out of its prompt once the model
     has answered it, so later steps do not pay for it again (`AdvisorOptions.advice_lifetime`)."""
+    holds_last_answer: bool = False
+    """The text shows the agent's own last answer (a form repair applied to it), so the agent puts a
+    one-line note in that answer's place in its history, a copy no later step pays for again
+    (`AdvisorOptions.answer_once`)."""
 
 
 class Outcome(BaseModel):

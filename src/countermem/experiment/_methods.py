@@ -42,6 +42,9 @@ class MethodSpec(BaseModel):
     """False: no record before the agent's first action (`AdvisorOptions.offer_at_start`)."""
     advice_lifetime: Literal["task", "reply"] = "task"
     """reply: an offered record leaves the prompt after the reply it informs (`AdvisorOptions.advice_lifetime`)."""
+    answer_once: bool = False
+    """A form repair shown applied to the agent's last answer takes that answer's place in its
+    history (`AdvisorOptions.answer_once`)."""
     selector: Literal["dqn", "top1", "skip", "random"] | None = None
     """The selector this method uses whatever `[memory] selector` says (None: the config's), so
     that one study compares selectors on the same store and tasks."""
@@ -131,6 +134,12 @@ BUILTIN_METHODS: dict[str, MethodSpec] = {
             name="countermem-transient", kind="countermem", family="verified", advice_lifetime="reply",
             description="countermem's store and rendering; an offered record stays in the prompt for the one "
             "reply it informs, then leaves it (not paid again at every later step)",
+        ),
+        MethodSpec(
+            name="countermem-lean", kind="countermem", family="verified", advice_lifetime="reply",
+            answer_once=True,
+            description="countermem-transient, and a form repair shown applied to the agent's last answer "
+            "takes that answer's place in the history (not three copies of it in the prompt: history, before, after)",
         ),
         MethodSpec(
             name="countermem-after-failure", kind="countermem", family="verified", offer_at_start=False,

@@ -128,6 +128,7 @@ class MemorySettings(BaseModel):
     repeat_offers: bool = True
     offer_at_start: bool = True
     advice_lifetime: AdviceLifetime = "task"
+    answer_once: bool = False
     max_advice_tokens: int | None = None
     redact: bool = True
     """Replace secrets in records with typed placeholders before they are stored (`countermem.memory._redact`)."""
@@ -166,7 +167,7 @@ class MemorySettings(BaseModel):
             data["lesson"] = self.lesson.model_dump_json()
         data["readable_scopes"] = ",".join(self.readable_scopes)
         for name, default in (("rendering", "correction"), ("repeat_offers", True), ("offer_at_start", True),
-                              ("advice_lifetime", "task"), ("max_advice_tokens", None),
+                              ("advice_lifetime", "task"), ("answer_once", False), ("max_advice_tokens", None),
                               ("redact", True), ("retire_harm_rate", DEFAULT_RETIRE_HARM_RATE),
                               ("retire_min_uses", DEFAULT_RETIRE_MIN_USES), ("record_scope", DEFAULT_SCOPE),
                               ("readable_scopes", ""), ("merge", False)):
@@ -518,7 +519,7 @@ def _advised_stage(
                 show_condition=settings.use_conditions, show_task=settings.show_task, write_counters=False,
                 rendering=settings.rendering, repeat_offers=settings.repeat_offers,
                 offer_at_start=settings.offer_at_start, max_advice_tokens=settings.max_advice_tokens,
-                advice_lifetime=settings.advice_lifetime,
+                advice_lifetime=settings.advice_lifetime, answer_once=settings.answer_once,
                 train_selector=training and settings.selector == "dqn",
                 header=UNVERIFIED_HEADER if settings.admission == "unverified" else None,
             ),

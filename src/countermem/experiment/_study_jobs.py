@@ -182,7 +182,7 @@ def memory_settings(ctx: JobContext, *, store: StoreLocation, checkpoint: Path |
         generator=memory.generator.settings(), generator_model=memory.generator.model,
         lesson=memory.lesson, rendering=spec.rendering, repeat_offers=spec.repeat_offers,
         offer_at_start=spec.offer_at_start, max_advice_tokens=memory.max_advice_tokens,
-        advice_lifetime=spec.advice_lifetime,
+        advice_lifetime=spec.advice_lifetime, answer_once=spec.answer_once,
         retire_harm_rate=memory.retire_harm_rate, retire_min_uses=memory.retire_min_uses,
         record_scope=memory.scope, readable_scopes=tuple(memory.readable_scopes), merge=memory.merge,
     )

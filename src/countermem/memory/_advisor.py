@@ -91,6 +91,11 @@ class AdvisorOptions(BaseModel):
     paid again at every later model call) or `reply` (for the one model reply it informs, then
     taken out; `Advice.expires`). In the humaneval form cell the advice carried to later steps was
     most of memory's token overhead (docs/results.md)."""
+    answer_once: bool = False
+    """True: advice that shows the agent's own last answer (a form repair applied to it) says so
+    (`Advice.holds_last_answer`), and the agent drops that answer's copy from its history. The
+    before-and-after rendering stays (it is what made the 0.5B write a well-formed answer); what
+    goes is the third copy, which every later step paid for."""
     offer_at_start: bool = True
     """False: no record before the agent's first action of a trial, only once it has an action
     that failed to correct. A record offered at the start corrects a mistake the agent has not
@@ -182,6 +187,11 @@ def observation_for(decision: Decision, result: RetrievalResult) -> Observation:
         n_eligible=max(result.n_eligible, len(candidates)),
         candidates=candidates,
     )
+
+
+def _shows_last_answer(record: Record, decision: Decision) -> bool:
+    last = decision.last_action if is_malformed(decision.last_result) else None
+    return applied_form_repair(record, last) is not None
 
 
 def render_record(
@@ -330,6 +340,7 @@ class CounterfactualMemory:
             details={"similarity": round(chosen.similarity, 4), "rank": chosen.rank},
             header=self.options.header,
             expires=self.options.advice_lifetime == "reply",
+            holds_last_answer=self.options.answer_once and _shows_last_answer(chosen.record, decision),
             **common,
         )
 
