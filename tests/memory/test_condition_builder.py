@@ -208,3 +208,50 @@ def test_a_text_fact_that_differs_on_every_source_task_names_the_task() -> None:
     assert 'function_name == "circular_shift"' in [rung.text for rung in ladder]  # only as the last resort
     without = derive_conditions(replace(case, population=()))
     assert 'function_name == "circular_shift"' in without[0].text  # what happened before
+
+
+def test_portable_conditions_leave_atoms_that_hold_in_no_other_environment_to_the_identity_rung() -> None:
+    from dataclasses import replace
+
+    def other_db(tables: tuple[str, ...], keywords: tuple[str, ...]) -> Facts:
+        return Facts(values={**SITUATION, "database": "other", "tables": tables, "mentioned_tables": (),
+                             "question_keywords": keywords})
+
+    # the source's own schema (customers) appears in no other database; "average" questions do
+    population = (facts_of(TASK, None), other_db(("orders", "stock"), ("average",)), other_db(("stock",), ("count",)))
+    environments = ("shop_wholesale", "shop_retail", "shop_retail")
+    case = replace(inputs(), population=population, environments=environments, environment="shop_wholesale")
+    plain = [a.text for a in situation_atoms(case)[0]]
+    assert '"customers" in tables' in plain and '"customers" in mentioned_tables' in plain
+    informative, identity = situation_atoms(replace(case, portable=True))
+    texts = [a.text for a in informative]
+    assert '"average" in question_keywords' in texts and '"orders" in tables' in texts
+    assert not any('"customers"' in t for t in texts), "a table only the source database has is bound to it"
+    assert '"customers" in mentioned_tables' in [a.text for a in identity]
+    ladder = derive_conditions(replace(case, portable=True))
+    assert all('"customers"' not in rung.text for rung in ladder if rung.rung != "identity")
+    # no other environment among the sources, or none named: nothing to tell, so nothing changes
+    alone = replace(case, portable=True, environments=("shop_wholesale",) * 3)
+    assert [a.text for a in situation_atoms(alone)[0]] == plain
+    assert [a.text for a in situation_atoms(replace(case, portable=True, environments=()))[0]] == plain
+
+
+def test_a_portable_context_reaches_the_derived_condition() -> None:
+    proposal = Proposal(
+        alternatives=[Alternative(action=Action(content=FIXED_SQL), rationale="join customers")],
+        usage=Usage(), raw_text="", condition_source="derived",
+    )
+    other = Facts(values={**SITUATION, "database": "other", "tables": ("stock",), "mentioned_tables": (),
+                          "question_keywords": ("count",), "has_foreign_keys": False})
+    population = (facts_of(TASK, None), other, other)
+    environments = ("shop_wholesale", "shop_retail", "shop_retail")
+    decision = facts_of(TASK, Action(content=FAILED_SQL))
+    texts = {}
+    for portable in (False, True):
+        context = ConditionContext(facts_of=facts_of, population=population, environments=environments,
+                                   portable=portable)
+        out = derive_for_proposal(proposal, task=TASK, failed_action=Action(content=FAILED_SQL),
+                                  decision=decision, context=context)
+        texts[portable] = out.alternatives[0].condition_text or ""
+    assert '"customers"' in texts[False]
+    assert '"customers"' not in texts[True] and "sql_keywords" in texts[True]

@@ -162,7 +162,7 @@ class MemorySettings(BaseModel):
         data["store"] = describe_location(self.store)  # a run folder never holds a server's password
         data["reward"] = self.reward.model_dump_json()
         data["dqn"] = self.dqn.model_dump_json()
-        data["generator"] = self.generator.model_dump_json()
+        data["generator"] = self.generator.model_dump_json(exclude=None if self.generator.portable else {"portable"})
         if self.lesson != LessonSettings():
             data["lesson"] = self.lesson.model_dump_json()
         data["readable_scopes"] = ",".join(self.readable_scopes)
@@ -299,6 +299,8 @@ def construct_memory(
                 facts_of=benchmark.facts,
                 population=tuple(benchmark.facts(t) for t in tasks),
                 rank_by_rarity=generator_settings.rarity,
+                environments=tuple(t.environment or "" for t in tasks),
+                portable=generator_settings.portable,
             )
             if generator_settings.conditions == "derived" else None,
             lessons=LessonWriter(

@@ -86,6 +86,14 @@ class ConditionInputs:
     situation atoms are ranked by how rarely they hold there, so the condition says what sets
     this decision apart rather than what every task of the schema shares."""
     rank_by_rarity: bool = True
+    environments: tuple[str, ...] = ()
+    """The environment of each task of `population` (same order); with `portable`, what tells a
+    situation atom that transfers from one bound to the source's environment."""
+    environment: str = ""
+    """The source task's environment."""
+    portable: bool = False
+    """Situation atoms that hold on no population task of another environment become identity
+    atoms (`GeneratorSettings.portable`)."""
 
 
 @dataclass(frozen=True)
@@ -190,15 +198,26 @@ def situation_atoms(inputs: ConditionInputs) -> tuple[list[Atom], list[Atom]]:
     there is one, then by relevance to the fix, then in the domain's order; one item per list fact."""
     informative: list[tuple[int, Atom]] = []
     identity: list[Atom] = []
+    bound: list[Atom] = []
     naming = identifier_facts(inputs.population)
+    elsewhere = _other_environments(inputs)
+
+    def transfers(atom: Atom) -> bool:
+        if elsewhere is None:
+            return True
+        condition = parse_condition(atom.text)
+        if any(condition.evaluate(facts) for facts in elsewhere):
+            return True
+        bound.append(replace(atom, kind="identity"))
+        return False
 
     def rank(atom: Atom) -> tuple[float, int]:
         return _base_rate(atom, inputs), -atom.score
 
     for order, (name, value) in enumerate(inputs.situation.values.items()):
         if isinstance(value, bool):
-            if value:
-                informative.append((order, Atom(name, "situation", name)))
+            if value and transfers(atom := Atom(name, "situation", name)):
+                informative.append((order, atom))
         elif isinstance(value, tuple):
             if len(value) > SHORT_LIST_ITEMS:
                 continue
@@ -207,6 +226,7 @@ def situation_atoms(inputs: ConditionInputs) -> tuple[list[Atom], list[Atom]]:
                 for item in value
                 if _usable_text(item) and not _looks_numeric(item) and item.casefold() not in inputs.identity_values
             ]
+            items = [atom for atom in items if transfers(atom)]
             if items:
                 informative.append((order, min(items, key=rank)))  # the first of equally ranked items
         elif isinstance(value, str):
@@ -215,12 +235,27 @@ def situation_atoms(inputs: ConditionInputs) -> tuple[list[Atom], list[Atom]]:
             atom_text = f"{name} == {quote(value)}"
             if value.casefold() in inputs.identity_values or name in naming:
                 identity.append(Atom(atom_text, "identity", name))
-            else:
-                informative.append((order, Atom(atom_text, "situation", name, _relevance(value, inputs))))
+            elif transfers(atom := Atom(atom_text, "situation", name, _relevance(value, inputs))):
+                informative.append((order, atom))
         elif isinstance(value, int) and abs(value) <= MAX_IDENTITY_INT:
             identity.append(Atom(f"{name} == {value}", "identity", name))
     informative.sort(key=lambda item: (*rank(item[1]), item[0]))
-    return [atom for _, atom in informative], identity
+    return [atom for _, atom in informative], identity + sorted(bound, key=rank)
+
+
+def _other_environments(inputs: ConditionInputs) -> list[Facts] | None:
+    """Population facts of tasks in other environments than the source's; None when `portable` is
+    off, or the population does not say which environment each task is in, or has no other one
+    (then nothing tells an atom that transfers from one that does not)."""
+    if not (inputs.portable and inputs.environment and inputs.population):
+        return None
+    if len(inputs.environments) != len(inputs.population):
+        return None
+    others = [
+        facts for facts, environment in zip(inputs.population, inputs.environments, strict=True)
+        if environment and environment.casefold() != inputs.environment.casefold()
+    ]
+    return others or None
 
 
 MIN_TASKS_FOR_IDENTIFIERS = 3
@@ -302,6 +337,9 @@ class ConditionContext:
     """Task facts of the source tasks (see `ConditionInputs.population`); empty: no rarity ranking
     and no identifier facts."""
     rank_by_rarity: bool = True
+    environments: tuple[str, ...] = ()
+    """The environment of each population task (see `ConditionInputs.environments`)."""
+    portable: bool = False
 
 
 def identity_values(task: Task) -> frozenset[str]:
@@ -351,6 +389,9 @@ def derive_for_proposal(
                 identity_values=identity_values(task),
                 population=context.population if context is not None else (),
                 rank_by_rarity=context.rank_by_rarity if context is not None else True,
+                environments=context.environments if context is not None else (),
+                environment=task.environment or "",
+                portable=context.portable if context is not None else False,
             ),
             form_limits if alternative.form_repair else limits,
         )

@@ -127,6 +127,11 @@ class GeneratorSettings(BaseModel):
     generator writes it."""
     rarity: bool = False
     """Derived conditions: rank situation atoms by how rarely they hold over the source tasks."""
+    portable: bool = False
+    """Derived conditions: a situation atom that holds on no source task of another environment
+    (a table only the source's database has) is used only when nothing else separates, as the
+    environment's name is. Measured with the 1.5B as agent on Spider: 4 of 5 conditions named a
+    source table, so none held on a held-out database (docs/results.md)."""
     grammar: bool = False
     """Sampled edits: hold every draw to the answer contract with a GBNF grammar (`_grammar`);
     llama.cpp backends only (the embedded one, or a llama.cpp server)."""
