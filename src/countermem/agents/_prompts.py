@@ -29,9 +29,9 @@ Answer again with a Thought, then `Action: check` or `Action: submit`, then the 
 
 ADVICE_HEADER = ADVICE_BLOCK_HEADER
 EXPIRED_ADVICE_NOTE = "(memory advice, record {record_id}, was shown here for one reply)"
+"""What stays of advice that expires (`Advice.expires`) once the model has answered it."""
 ANSWER_IN_ADVICE_NOTE = "(my answer had no `Action:` line; the memory advice below shows it, corrected)"
 """What stays of a malformed answer that the advice after it shows whole (`Advice.holds_last_answer`)."""
-"""What stays of advice that expires (`Advice.expires`) once the model has answered it."""
 
 FOCUSED_TEMPLATE = """{task}
 {earlier}

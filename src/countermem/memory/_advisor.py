@@ -189,9 +189,13 @@ def observation_for(decision: Decision, result: RetrievalResult) -> Observation:
     )
 
 
+def _malformed_answer(decision: Decision) -> Action | None:
+    """The agent's last answer when it was malformed: what a form repair is shown applied to."""
+    return decision.last_action if is_malformed(decision.last_result) else None
+
+
 def _shows_last_answer(record: Record, decision: Decision) -> bool:
-    last = decision.last_action if is_malformed(decision.last_result) else None
-    return applied_form_repair(record, last) is not None
+    return applied_form_repair(record, _malformed_answer(decision)) is not None
 
 
 def render_record(
@@ -346,7 +350,7 @@ class CounterfactualMemory:
 
     def _within_budget(self, record: Record, decision: Decision) -> str | None:
         """The record's text in the configured rendering, or a shorter one within the token cap."""
-        last = decision.last_action if is_malformed(decision.last_result) else None
+        last = _malformed_answer(decision)
         options = self.options
         fallbacks: list[Rendering] = [options.rendering]
         if options.max_advice_tokens is not None:
