@@ -456,6 +456,10 @@ def test_every_method_runs_through_the_study(tmp_path: Path) -> None:
     assert "answer_once" not in transient["config"]["memory"], "a default setting is not recorded"
     lean = json.loads((results / "countermem-lean" / "react" / "sql-shop" / "seed-1" / "manifest.json").read_text())
     assert lean["config"]["memory"]["advice_lifetime"] == "reply" and lean["config"]["memory"]["answer_once"] is True
+    lesson_lean = results / "countermem-lesson-lean" / "react" / "sql-shop" / "seed-1"
+    memory = json.loads((lesson_lean / "manifest.json").read_text())["config"]["memory"]
+    assert memory["advice_lifetime"] == "reply" and memory["rendering"] == "lesson" and memory["answer_once"] is True
+    assert json.loads((lesson_lean / "stage.json").read_text())["records_selected"] > 0
     retention = json.loads((results / "retention-random" / "react" / "sql-shop" / "seed-1" / "stage.json").read_text())
     assert retention["records_after"] <= 2
     report = (tmp_path / "s" / "report" / "report.md").read_text()

@@ -142,6 +142,12 @@ BUILTIN_METHODS: dict[str, MethodSpec] = {
             "takes that answer's place in the history (not three copies of it in the prompt: history, before, after)",
         ),
         MethodSpec(
+            name="countermem-lesson-lean", kind="countermem", family="verified", rendering="lesson",
+            repeat_offers=False, advice_lifetime="reply", answer_once=True,
+            description="countermem-lesson made lean as countermem-lean is: the advice leaves the prompt after "
+            "the one reply it informs, and a form repair shown applied to the last answer takes its place",
+        ),
+        MethodSpec(
             name="countermem-after-failure", kind="countermem", family="verified", offer_at_start=False,
             description="countermem's store and rendering, records offered only after a failed action "
             "(never before the agent's first action)",
