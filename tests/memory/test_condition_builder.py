@@ -255,3 +255,48 @@ def test_a_portable_context_reaches_the_derived_condition() -> None:
         texts[portable] = out.alternatives[0].condition_text or ""
     assert '"customers"' in texts[False]
     assert '"customers"' not in texts[True] and "sql_keywords" in texts[True]
+
+
+def test_a_situation_rung_that_holds_on_most_source_tasks_is_left_out() -> None:
+    from dataclasses import replace
+
+    def source(keywords: tuple[str, ...]) -> Facts:
+        return Facts(values={**SITUATION, "database": "other", "tables": ("stock",), "mentioned_tables": (),
+                             "question_keywords": keywords})
+
+    # has_foreign_keys holds on every source task; "average" on one of four
+    population = (facts_of(TASK, None), source(("count",)), source(("count",)), source(("count",)))
+    first_decision = facts_of(TASK, None)
+    narrow = replace(inputs(), population=population, rank_by_rarity=True)
+    chosen = choose_condition(derive_conditions(narrow), first_decision)
+    assert chosen is not None and chosen.rung == "situation", "no bound: the situation rung"
+    broad = replace(narrow, situation=Facts(values={**SITUATION, "question_keywords": ("count",),
+                                                     "tables": ("stock",), "mentioned_tables": ()}))
+    unbounded = choose_condition(derive_conditions(broad), broad.situation)
+    assert unbounded is not None and unbounded.rung == "situation"
+    assert sum(ApplicabilityCondition.from_text(unbounded.text).applies(f) for f in population) == 3, "3 of 4 sources"
+    bounded = replace(broad, max_situation_share=0.5)
+    ladder = derive_conditions(bounded)
+    assert "situation" not in [rung.rung for rung in ladder]
+    chosen = choose_condition(ladder, bounded.situation)
+    assert chosen is not None and chosen.rung == "identity", "too broad to say when it applies: bound to its source"
+    kept = choose_condition(derive_conditions(replace(narrow, max_situation_share=0.5)), first_decision)
+    assert kept is not None and kept.rung == "situation", "rare atoms keep their rung"
+    assert sum(ApplicabilityCondition.from_text(kept.text).applies(f) for f in population) == 1
+    after_failure = choose_condition(derive_conditions(bounded), facts_of(TASK, Action(content=FAILED_SQL)))
+    assert after_failure is not None and after_failure.rung.startswith("mistake"), "mistake rungs are not bounded"
+
+
+def test_the_share_bound_reaches_the_derived_condition() -> None:
+    proposal = Proposal(
+        alternatives=[Alternative(action=Action(content=FIXED_SQL), rationale="join customers")],
+        usage=Usage(), raw_text="", condition_source="derived",
+    )
+    population = (facts_of(TASK, None),) * 3
+    origins = []
+    for bound in (None, 0.5):
+        context = ConditionContext(facts_of=facts_of, population=population, max_situation_share=bound)
+        out = derive_for_proposal(proposal, task=TASK, failed_action=Action(content=FAILED_SQL),
+                                  decision=facts_of(TASK, None), context=context)
+        origins.append(out.alternatives[0].condition_origin)
+    assert origins == ["derived:situation", "derived:identity"]

@@ -87,6 +87,15 @@ UNVERIFIED_HEADER = "Advice from past corrections that were NOT checked (use it 
 SelectorKind = Literal["dqn", "skip", "top1", "random"]
 
 
+_GENERATOR_SETTINGS_ADDED_LATER: dict[str, object] = {"portable": False, "max_situation_share": None}
+
+
+def _generator_defaults_since_hashes(generator: GeneratorSettings) -> set[str]:
+    """Generator settings added after runs were recorded, at their defaults: left out of the stage
+    config so that those runs keep their hash and resume."""
+    return {name for name, default in _GENERATOR_SETTINGS_ADDED_LATER.items() if getattr(generator, name) == default}
+
+
 class MemorySettings(BaseModel):
     """Everything about memory that a stage needs; part of the stage's config hash."""
 
@@ -162,7 +171,7 @@ class MemorySettings(BaseModel):
         data["store"] = describe_location(self.store)  # a run folder never holds a server's password
         data["reward"] = self.reward.model_dump_json()
         data["dqn"] = self.dqn.model_dump_json()
-        data["generator"] = self.generator.model_dump_json(exclude=None if self.generator.portable else {"portable"})
+        data["generator"] = self.generator.model_dump_json(exclude=_generator_defaults_since_hashes(self.generator))
         if self.lesson != LessonSettings():
             data["lesson"] = self.lesson.model_dump_json()
         data["readable_scopes"] = ",".join(self.readable_scopes)
@@ -301,6 +310,7 @@ def construct_memory(
                 rank_by_rarity=generator_settings.rarity,
                 environments=tuple(t.environment or "" for t in tasks),
                 portable=generator_settings.portable,
+                max_situation_share=generator_settings.max_situation_share,
             )
             if generator_settings.conditions == "derived" else None,
             lessons=LessonWriter(

@@ -94,6 +94,9 @@ class ConditionInputs:
     portable: bool = False
     """Situation atoms that hold on no population task of another environment become identity
     atoms (`GeneratorSettings.portable`)."""
+    max_situation_share: float | None = None
+    """A situation-only rung that holds on more than this share of `population` is left out
+    (`GeneratorSettings.max_situation_share`)."""
 
 
 @dataclass(frozen=True)
@@ -279,10 +282,21 @@ def identifier_facts(population: tuple[Facts, ...]) -> frozenset[str]:
 
 def _base_rate(atom: Atom, inputs: ConditionInputs) -> float:
     """Share of the population where the atom holds; 0 for all atoms when there is none (no ranking)."""
-    if not inputs.population or not inputs.rank_by_rarity:
+    if not inputs.rank_by_rarity:
         return 0.0
-    condition = parse_condition(atom.text)
-    return sum(1 for facts in inputs.population if condition.evaluate(facts)) / len(inputs.population)
+    return _share(atom.text, inputs.population)
+
+
+def _share(condition_text: str, population: tuple[Facts, ...]) -> float:
+    if not population:
+        return 0.0
+    condition = parse_condition(condition_text)
+    return sum(1 for facts in population if condition.evaluate(facts)) / len(population)
+
+
+def _too_broad(rung: DerivedCondition, inputs: ConditionInputs) -> bool:
+    bound = inputs.max_situation_share
+    return bound is not None and rung.rung == "situation" and _share(rung.text, inputs.population) > bound
 
 
 def _join(atoms: list[Atom], rung: str) -> DerivedCondition:
@@ -303,7 +317,9 @@ def derive_conditions(inputs: ConditionInputs, limits: BuilderLimits | None = No
             ladder.append(_join(mistakes + with_situation, "mistake+situation"))
         ladder.append(_join(mistakes, "mistake"))
     if informative:
-        ladder.append(_join(informative[: limits.situation_atoms_alone], "situation"))
+        situation = _join(informative[: limits.situation_atoms_alone], "situation")
+        if not _too_broad(situation, inputs):
+            ladder.append(situation)
     if identity:
         ladder.append(_join(identity[:1], "identity"))
     if not (inputs.situation.values or inputs.failed.values):
@@ -340,6 +356,7 @@ class ConditionContext:
     environments: tuple[str, ...] = ()
     """The environment of each population task (see `ConditionInputs.environments`)."""
     portable: bool = False
+    max_situation_share: float | None = None
 
 
 def identity_values(task: Task) -> frozenset[str]:
@@ -392,6 +409,7 @@ def derive_for_proposal(
                 environments=context.environments if context is not None else (),
                 environment=task.environment or "",
                 portable=context.portable if context is not None else False,
+                max_situation_share=context.max_situation_share if context is not None else None,
             ),
             form_limits if alternative.form_repair else limits,
         )

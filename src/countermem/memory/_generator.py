@@ -132,6 +132,12 @@ class GeneratorSettings(BaseModel):
     (a table only the source's database has) is used only when nothing else separates, as the
     environment's name is. Measured with the 1.5B as agent on Spider: 4 of 5 conditions named a
     source table, so none held on a held-out database (docs/results.md)."""
+    max_situation_share: float | None = Field(default=None, ge=0.0, le=1.0)
+    """Derived conditions: a rung of situation atoms alone (no mistake atom) that holds on more
+    than this share of the source tasks is not used, as it says nearly nothing about when the
+    record applies; the record falls to the identity rung. None: no bound. Measured with portable
+    conditions on Spider: a record conditioned on `has_foreign_keys` alone was offered at every
+    held-out decision (docs/results.md)."""
     grammar: bool = False
     """Sampled edits: hold every draw to the answer contract with a GBNF grammar (`_grammar`);
     llama.cpp backends only (the embedded one, or a llama.cpp server)."""
