@@ -10,7 +10,9 @@ paired on the tasks both finished, and all pairs are pooled into one test: each 
 is one pair of the test. Printed: one row per pair, then the pooled success of each arm, rescued /
 broken with McNemar p, a paired bootstrap 95% interval, task-run tokens per task and per solved
 task, harmful use (per selected record use, the share where the task ended worse than its
-no-memory twin) and retrieval coverage (per retrieval attempt, pooled). A study that has not reached the condition yet is named and skipped. No model and no
+no-memory twin), retrieval coverage (per retrieval attempt, pooled) and reach: of the tasks `none`
+failed, how many had a record used in the method's run and how many of those it solved (a rescue
+needs both; the same for tasks `none` solved, where a use can break). A study that has not reached the condition yet is named and skipped. No model and no
 checker runs.
 """
 
@@ -109,6 +111,11 @@ def main() -> None:
           f"({100 * (pooled.tokens_second - pooled.tokens_first) / max(1, pooled.tokens_first):+.1f}% per task)")
     print(f"harmful use {_rate(sum(m.harmful_uses for m in measures), sum(m.selected_uses for m in measures))}; "
           f"retrieval coverage {_coverage(measures)}")
+    failed = sum(m.n_paired - m.solved_without for m in measures)
+    print(f"reach: {sum(m.reached_failures for m in measures)} of the {failed} tasks none failed had a record used, "
+          f"{sum(m.reached_failures_solved for m in measures)} of them solved; "
+          f"{sum(m.reached_successes for m in measures)} of the {sum(m.solved_without for m in measures)} it solved "
+          f"had one, {sum(m.reached_successes_solved for m in measures)} of them still solved")
     if args.json is not None:
         args.json.write_text(json.dumps({"pairs": [[str(a), str(b)] for a, b in pairs], **pooled.model_dump()}, indent=1))
 

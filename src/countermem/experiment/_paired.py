@@ -27,6 +27,10 @@ Definitions (docs/measures.md fixes the denominators; these are the paired ones)
   counted in `uncomparable_offers` and left out of the denominator.
 - harmful change rate (per offer): changed, and the check result of the action taken with
   the offer has strictly lower utility than the twin's.
+- reach: of the tasks the twin failed, those where the memory run used a record
+  (`reached_failures`) and how many of them it solved (`reached_failures_solved`); the same for
+  the tasks the twin solved. A rescue needs a record to reach a failure and then to turn it, so
+  these two say which of the two limits the gain.
 - retrieval coverage: read from the memory run's `stage.json` (None when it has none).
 - tokens: task-run tokens, split reasoning / retrieval / augmentation, of each side over
   the paired tasks; the delta is memory minus no memory.
@@ -102,6 +106,10 @@ class PairedMeasures(BaseModel):
     action_change_rate: float | None
     harmful_change_rate: float | None
     """Both over comparable offers; None when there were none."""
+    reached_failures: int
+    reached_failures_solved: int
+    reached_successes: int
+    reached_successes_solved: int
     retrieval_attempts: int | None
     retrieval_coverage: float | None
     tokens_with: TokenSplit
@@ -177,6 +185,9 @@ def paired_measures(with_memory: RunDir | Path, without: RunDir | Path) -> Paire
         if memory.outcomes[task_id].final_utility < plain.outcomes[task_id].final_utility:
             harmful += count
     offers = _offer_comparison(memory, plain, ids)
+    reached = [t for t in ids if memory.outcomes[t].advice_record_ids]
+    reached_failures = [t for t in reached if not plain.outcomes[t].solved]
+    reached_successes = [t for t in reached if plain.outcomes[t].solved]
     with_split, without_split = (_tokens([side.outcomes[t] for t in ids]) for side in (memory, plain))
     solved_with = sum(1 for t in ids if memory.outcomes[t].solved)
     solved_without = sum(1 for t in ids if plain.outcomes[t].solved)
@@ -209,6 +220,10 @@ def paired_measures(with_memory: RunDir | Path, without: RunDir | Path) -> Paire
         harmful_changes=offers.harmful,
         action_change_rate=offers.rate(offers.changed),
         harmful_change_rate=offers.rate(offers.harmful),
+        reached_failures=len(reached_failures),
+        reached_failures_solved=sum(1 for t in reached_failures if memory.outcomes[t].solved),
+        reached_successes=len(reached_successes),
+        reached_successes_solved=sum(1 for t in reached_successes if memory.outcomes[t].solved),
         retrieval_attempts=stage.retrieval_attempts if stage else None,
         retrieval_coverage=stage.retrieval_coverage if stage else None,
         tokens_with=with_split,
