@@ -42,6 +42,7 @@ def test_study_report_tables_plots_and_html(toy_benchmark, tmp_path: Path) -> No
     # McNemar on the pooled 2 rescued / 4 broken: 2 * P(X <= 2), X ~ Binomial(6, 1/2) = 44/64
     assert ("| fake | react | toy-add | 12 | 2 | 4 | -16.7 ± 0.0 (n=2) | 0.688 | [-50.0, +25.0] | 0.60 (6/10) "
             "| 0.67 (8/12) | 0.33 (4/12) |") in md
+    assert "| n/a (no stage.json) | 2 of 4 (2) | 6 of 8 (2) |" in md  # per seed: none fails 2 tasks, a record reaches 1 (solved) and 3 it solved (1 kept)
     assert "| fake | +2 / -4 (of 12) |" in md
     assert "| fake | react | toy-add | 0.33 | 1.33 |" in md  # evaluator calls, failed attempts per solved
     sections = [line for line in md.splitlines() if line.startswith("## ")]

@@ -432,11 +432,15 @@ def _paired_rows(runs: Sequence[StudyRow]) -> list[PairedMeasures]:
     return [r.paired for r in runs if r.paired is not None]
 
 
+def _reach(reached: int, of: int, solved: int) -> str:
+    return f"{reached} of {of} ({solved})"
+
+
 def _paired_table(study: _Study) -> ReportTable:
     table = ReportTable("Paired with the no-memory run (same tasks, same seed)",
                    ["method", "agent", "benchmark", "paired tasks", "rescued", "broken", "success delta (pp)",
                     "McNemar p", "95% CI (pp)", "harmful use", "action change rate", "harmful change rate", "retrieval coverage",
-                    "token delta per task"])
+                    "failures reached (solved)", "successes reached (kept)", "token delta per task"])
     for method, agent in study.pairs():
         for _, benchmark in study.benchmarks:
             runs = study.runs(method, agent, benchmark)
@@ -455,6 +459,10 @@ def _paired_table(study: _Study) -> ReportTable:
                 fmt_rate(sum(p.changed_actions for p in paired), comparable),
                 fmt_rate(sum(p.harmful_changes for p in paired), comparable),
                 f"{sum(coverage) / len(coverage):.2f}" if coverage else "n/a (no stage.json)",
+                _reach(sum(p.reached_failures for p in paired), sum(p.n_paired - p.solved_without for p in paired),
+                       sum(p.reached_failures_solved for p in paired)),
+                _reach(sum(p.reached_successes for p in paired), sum(p.solved_without for p in paired),
+                       sum(p.reached_successes_solved for p in paired)),
                 f"{sum(p.token_delta_per_task for p in paired) / len(paired):+.0f}",
             ])
     table.intro = ("Each memory run against the no-memory run on the same tasks and seed: rescued tasks were "
@@ -467,6 +475,8 @@ def _paired_table(study: _Study) -> ReportTable:
         "percentage points; both on the counts pooled over seeds.",
         "harmful use: per selected record use, the with-memory task ended with lower final utility than "
         "its no-memory twin (ties are not harm); pooled over seeds.",
+        "failures / successes reached: of the tasks the no-memory run failed / solved, those where a record was "
+        "used, and in brackets how many of them the memory run solved; a rescue needs both reach and a turn.",
         "action change rates: per retrieval offer (advice event), next action differs from the twin's; "
         "harmful when its check utility is lower.",
     ]
