@@ -460,6 +460,10 @@ def test_every_method_runs_through_the_study(tmp_path: Path) -> None:
     memory = json.loads((lesson_lean / "manifest.json").read_text())["config"]["memory"]
     assert memory["advice_lifetime"] == "reply" and memory["rendering"] == "lesson" and memory["answer_once"] is True
     assert json.loads((lesson_lean / "stage.json").read_text())["records_selected"] > 0
+    unconditioned = results / "countermem-lesson-no-conditions" / "react" / "sql-shop" / "seed-1"
+    memory = json.loads((unconditioned / "manifest.json").read_text())["config"]["memory"]
+    assert memory["use_conditions"] is False and memory["rendering"] == "lesson"
+    assert json.loads((unconditioned / "stage.json").read_text())["retrieval_coverage"] == 1.0
     retention = json.loads((results / "retention-random" / "react" / "sql-shop" / "seed-1" / "stage.json").read_text())
     assert retention["records_after"] <= 2
     report = (tmp_path / "s" / "report" / "report.md").read_text()

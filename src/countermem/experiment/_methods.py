@@ -142,6 +142,12 @@ BUILTIN_METHODS: dict[str, MethodSpec] = {
             "takes that answer's place in the history (not three copies of it in the prompt: history, before, after)",
         ),
         MethodSpec(
+            name="countermem-lesson-no-conditions", kind="countermem", family="verified", rendering="lesson",
+            repeat_offers=False, use_conditions=False,
+            description="countermem-lesson with conditions ignored (no-conditions' retrieval): every decision "
+            "may get the most similar verified lesson, so a lesson reaches failures its condition does not name",
+        ),
+        MethodSpec(
             name="countermem-lesson-lean", kind="countermem", family="verified", rendering="lesson",
             repeat_offers=False, advice_lifetime="reply", answer_once=True,
             description="countermem-lesson made lean as countermem-lean is: the advice leaves the prompt after "
