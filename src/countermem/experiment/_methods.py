@@ -73,6 +73,18 @@ def _selector(kind: Literal["dqn", "top1", "skip", "random"]) -> MethodSpec:
     )
 
 
+def _lesson(
+    name: str, description: str, *, use_conditions: bool = True, offer_at_start: bool = True,
+    advice_lifetime: Literal["task", "reply"] = "task", answer_once: bool = False,
+) -> MethodSpec:
+    """countermem's store, each record shown as its verified lesson at most once per task."""
+    return MethodSpec(
+        name=name, kind="countermem", family="verified", rendering="lesson", repeat_offers=False,
+        use_conditions=use_conditions, offer_at_start=offer_at_start, advice_lifetime=advice_lifetime,
+        answer_once=answer_once, description=description,
+    )
+
+
 BUILTIN_METHODS: dict[str, MethodSpec] = {
     spec.name: spec
     for spec in [
@@ -114,10 +126,9 @@ BUILTIN_METHODS: dict[str, MethodSpec] = {
             name="no-conditions", kind="countermem", family="verified", use_conditions=False,
             description="countermem without applicability conditions (not filtered on, not shown)",
         ),
-        MethodSpec(
-            name="countermem-lesson", kind="countermem", family="verified", rendering="lesson",
-            repeat_offers=False,
-            description="countermem's store, each record shown as its verified lesson (no source-task code), "
+        _lesson(
+            "countermem-lesson",
+            "countermem's store, each record shown as its verified lesson (no source-task code), "
             "at most once per task; records with no verified lesson are not offered",
         ),
         MethodSpec(
@@ -141,28 +152,27 @@ BUILTIN_METHODS: dict[str, MethodSpec] = {
             description="countermem-transient, and a form repair shown applied to the agent's last answer "
             "takes that answer's place in the history (not three copies of it in the prompt: history, before, after)",
         ),
-        MethodSpec(
-            name="countermem-lesson-no-conditions", kind="countermem", family="verified", rendering="lesson",
-            repeat_offers=False, use_conditions=False,
-            description="countermem-lesson with conditions ignored (no-conditions' retrieval): every decision "
+        _lesson(
+            "countermem-lesson-no-conditions",
+            "countermem-lesson with conditions ignored (no-conditions' retrieval): every decision "
             "may get the most similar verified lesson, so a lesson reaches failures its condition does not name",
+            use_conditions=False,
         ),
-        MethodSpec(
-            name="countermem-lesson-lean", kind="countermem", family="verified", rendering="lesson",
-            repeat_offers=False, advice_lifetime="reply", answer_once=True,
-            description="countermem-lesson made lean as countermem-lean is: the advice leaves the prompt after "
+        _lesson(
+            "countermem-lesson-lean",
+            "countermem-lesson made lean as countermem-lean is: the advice leaves the prompt after "
             "the one reply it informs, and a form repair shown applied to the last answer takes its place",
+            advice_lifetime="reply", answer_once=True,
         ),
         MethodSpec(
             name="countermem-after-failure", kind="countermem", family="verified", offer_at_start=False,
             description="countermem's store and rendering, records offered only after a failed action "
             "(never before the agent's first action)",
         ),
-        MethodSpec(
-            name="countermem-lesson-after-failure", kind="countermem", family="verified", rendering="lesson",
-            repeat_offers=False, offer_at_start=False,
-            description="countermem-lesson, offered only after a failed action (never before the agent's "
-            "first action)",
+        _lesson(
+            "countermem-lesson-after-failure",
+            "countermem-lesson, offered only after a failed action (never before the agent's first action)",
+            offer_at_start=False,
         ),
         MethodSpec(
             name="best-of-n", kind="best_of_n",
