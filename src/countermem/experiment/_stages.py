@@ -87,13 +87,14 @@ UNVERIFIED_HEADER = "Advice from past corrections that were NOT checked (use it 
 SelectorKind = Literal["dqn", "skip", "top1", "random"]
 
 
-_GENERATOR_SETTINGS_ADDED_LATER: dict[str, object] = {"portable": False, "max_situation_share": None}
+_GENERATOR_SETTINGS_ADDED_LATER = ("portable", "max_situation_share")
 
 
 def _generator_defaults_since_hashes(generator: GeneratorSettings) -> set[str]:
     """Generator settings added after runs were recorded, at their defaults: left out of the stage
     config so that those runs keep their hash and resume."""
-    return {name for name, default in _GENERATOR_SETTINGS_ADDED_LATER.items() if getattr(generator, name) == default}
+    fields = GeneratorSettings.model_fields
+    return {name for name in _GENERATOR_SETTINGS_ADDED_LATER if getattr(generator, name) == fields[name].default}
 
 
 class MemorySettings(BaseModel):

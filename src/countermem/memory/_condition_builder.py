@@ -24,8 +24,9 @@ facts the domain already computes:
 
 `derive_conditions` returns a ladder from most to least specific; admission keeps the first rung
 that holds on the source decision (`choose_condition`). With `max_situation_share`, a rung of
-situation atoms alone that holds on most source tasks is left out: it would fire almost anywhere. The universal condition is a rung only
-when the decision has no facts at all: then no condition can be tested anyway.
+situation atoms alone that holds on most source tasks is left out: it would fire almost anywhere.
+The universal condition is a rung only when the decision has no facts at all: then no condition
+can be tested anyway.
 """
 
 from __future__ import annotations
