@@ -23,7 +23,7 @@ import json
 import sys
 from pathlib import Path
 
-from countermem.experiment._paired import PairedMeasures, paired_measures
+from countermem.experiment._paired import PairedMeasures, paired_measures, pooled_reach
 from countermem.experiment._self_repair import RunPair, pool_pairs
 from countermem.experiment._significance import format_test
 
@@ -111,11 +111,10 @@ def main() -> None:
           f"({100 * (pooled.tokens_second - pooled.tokens_first) / max(1, pooled.tokens_first):+.1f}% per task)")
     print(f"harmful use {_rate(sum(m.harmful_uses for m in measures), sum(m.selected_uses for m in measures))}; "
           f"retrieval coverage {_coverage(measures)}")
-    failed = sum(m.n_paired - m.solved_without for m in measures)
-    print(f"reach: {sum(m.reached_failures for m in measures)} of the {failed} tasks none failed had a record used, "
-          f"{sum(m.reached_failures_solved for m in measures)} of them solved; "
-          f"{sum(m.reached_successes for m in measures)} of the {sum(m.solved_without for m in measures)} it solved "
-          f"had one, {sum(m.reached_successes_solved for m in measures)} of them still solved")
+    reach = pooled_reach(measures)
+    print(f"reach: {reach.failures_reached} of the {reach.failed} tasks none failed had a record used, "
+          f"{reach.failures_solved} of them solved; {reach.successes_reached} of the {reach.solved} it solved "
+          f"had one, {reach.successes_kept} of them still solved")
     if args.json is not None:
         args.json.write_text(json.dumps({"pairs": [[str(a), str(b)] for a, b in pairs], **pooled.model_dump()}, indent=1))
 

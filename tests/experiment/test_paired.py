@@ -31,6 +31,7 @@ from countermem.experiment import (
     select_tasks,
     spread,
 )
+from countermem.experiment._paired import pooled_reach
 from countermem.llm import Message, ScriptedLLM
 
 MARK = "ADVICE-RECORD"
@@ -128,6 +129,10 @@ def test_paired_measures_have_the_scenario_values(toy_benchmark, tmp_path: Path)
     # plain fails tasks 0 and 4; records are used on 0 (rescued) and on 1, 2, 5 (plain solved them; 2 stays solved)
     assert (m.reached_failures, m.reached_failures_solved) == (1, 1)
     assert (m.reached_successes, m.reached_successes_solved) == (3, 1)
+    reach = pooled_reach([m, m])
+    assert (reach.failed, reach.failures_reached, reach.failures_solved) == (4, 2, 2)
+    assert (reach.solved, reach.successes_reached, reach.successes_kept) == (8, 6, 2)
+    assert reach.describe() == ("2 of 4 (2)", "6 of 8 (2)")
     assert m.evaluator_calls_per_solved_with == pytest.approx(1 / 3)
     assert m.evaluator_calls_per_solved_without == pytest.approx(1 / 4)
     assert m.failed_attempts_per_solved_with == pytest.approx(4 / 3)

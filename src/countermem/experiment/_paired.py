@@ -41,6 +41,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -120,6 +121,35 @@ class PairedMeasures(BaseModel):
     evaluator_calls_per_solved_without: float | None
     failed_attempts_per_solved_with: float | None
     failed_attempts_per_solved_without: float | None
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Reach pooled over pairs: of the tasks the no-memory run failed (solved), how many had a
+    record used and how many of those the memory run solved."""
+
+    failed: int
+    failures_reached: int
+    failures_solved: int
+    solved: int
+    successes_reached: int
+    successes_kept: int
+
+    def describe(self) -> tuple[str, str]:
+        """The two cells the reports print: failures reached (solved), successes reached (kept)."""
+        return (f"{self.failures_reached} of {self.failed} ({self.failures_solved})",
+                f"{self.successes_reached} of {self.solved} ({self.successes_kept})")
+
+
+def pooled_reach(measures: Sequence[PairedMeasures]) -> Reach:
+    return Reach(
+        failed=sum(m.n_paired - m.solved_without for m in measures),
+        failures_reached=sum(m.reached_failures for m in measures),
+        failures_solved=sum(m.reached_failures_solved for m in measures),
+        solved=sum(m.solved_without for m in measures),
+        successes_reached=sum(m.reached_successes for m in measures),
+        successes_kept=sum(m.reached_successes_solved for m in measures),
+    )
 
 
 class _Side:

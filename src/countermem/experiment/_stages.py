@@ -97,6 +97,13 @@ def _generator_defaults_since_hashes(generator: GeneratorSettings) -> set[str]:
     return {name for name in _GENERATOR_SETTINGS_ADDED_LATER if getattr(generator, name) == fields[name].default}
 
 
+_MEMORY_SETTINGS_ADDED_LATER = (
+    "rendering", "repeat_offers", "offer_at_start", "advice_lifetime", "answer_once", "max_advice_tokens",
+    "redact", "retire_harm_rate", "retire_min_uses", "record_scope", "readable_scopes", "merge",
+)
+"""Left out of a stage's hash at their defaults, as `_GENERATOR_SETTINGS_ADDED_LATER`."""
+
+
 class MemorySettings(BaseModel):
     """Everything about memory that a stage needs; part of the stage's config hash."""
 
@@ -176,12 +183,8 @@ class MemorySettings(BaseModel):
         if self.lesson != LessonSettings():
             data["lesson"] = self.lesson.model_dump_json()
         data["readable_scopes"] = ",".join(self.readable_scopes)
-        for name, default in (("rendering", "correction"), ("repeat_offers", True), ("offer_at_start", True),
-                              ("advice_lifetime", "task"), ("answer_once", False), ("max_advice_tokens", None),
-                              ("redact", True), ("retire_harm_rate", DEFAULT_RETIRE_HARM_RATE),
-                              ("retire_min_uses", DEFAULT_RETIRE_MIN_USES), ("record_scope", DEFAULT_SCOPE),
-                              ("readable_scopes", ""), ("merge", False)):
-            if data[name] == default:
+        for name in _MEMORY_SETTINGS_ADDED_LATER:
+            if getattr(self, name) == MemorySettings.model_fields[name].default:
                 del data[name]  # a run recorded before these settings existed resumes unchanged
         return data
 

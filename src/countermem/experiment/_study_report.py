@@ -50,6 +50,7 @@ from countermem.experiment._paired import (
     PairedMeasures,
     Spread,
     paired_measures,
+    pooled_reach,
     read_metrics,
     read_stage,
     spread,
@@ -432,10 +433,6 @@ def _paired_rows(runs: Sequence[StudyRow]) -> list[PairedMeasures]:
     return [r.paired for r in runs if r.paired is not None]
 
 
-def _reach(reached: int, of: int, solved: int) -> str:
-    return f"{reached} of {of} ({solved})"
-
-
 def _paired_table(study: _Study) -> ReportTable:
     table = ReportTable("Paired with the no-memory run (same tasks, same seed)",
                    ["method", "agent", "benchmark", "paired tasks", "rescued", "broken", "success delta (pp)",
@@ -459,10 +456,7 @@ def _paired_table(study: _Study) -> ReportTable:
                 fmt_rate(sum(p.changed_actions for p in paired), comparable),
                 fmt_rate(sum(p.harmful_changes for p in paired), comparable),
                 f"{sum(coverage) / len(coverage):.2f}" if coverage else "n/a (no stage.json)",
-                _reach(sum(p.reached_failures for p in paired), sum(p.n_paired - p.solved_without for p in paired),
-                       sum(p.reached_failures_solved for p in paired)),
-                _reach(sum(p.reached_successes for p in paired), sum(p.solved_without for p in paired),
-                       sum(p.reached_successes_solved for p in paired)),
+                *pooled_reach(paired).describe(),
                 f"{sum(p.token_delta_per_task for p in paired) / len(paired):+.0f}",
             ])
     table.intro = ("Each memory run against the no-memory run on the same tasks and seed: rescued tasks were "

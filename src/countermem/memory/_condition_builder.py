@@ -398,21 +398,26 @@ def derive_for_proposal(
     derived: list[Alternative] = []
     for alternative in proposal.alternatives:
         fixed = context.facts_of(task, alternative.action) if context is not None else decision
+        inputs = ConditionInputs(
+            situation=situation,
+            failed=failed,
+            fixed=fixed,
+            failed_text=failed_action.content,
+            fixed_text=alternative.action.content,
+            identity_values=identity_values(task),
+            environment=task.environment or "",
+        )
+        if context is not None:
+            inputs = replace(
+                inputs,
+                population=context.population,
+                rank_by_rarity=context.rank_by_rarity,
+                environments=context.environments,
+                portable=context.portable,
+                max_situation_share=context.max_situation_share,
+            )
         ladder = derive_conditions(
-            ConditionInputs(
-                situation=situation,
-                failed=failed,
-                fixed=fixed,
-                failed_text=failed_action.content,
-                fixed_text=alternative.action.content,
-                identity_values=identity_values(task),
-                population=context.population if context is not None else (),
-                rank_by_rarity=context.rank_by_rarity if context is not None else True,
-                environments=context.environments if context is not None else (),
-                environment=task.environment or "",
-                portable=context.portable if context is not None else False,
-                max_situation_share=context.max_situation_share if context is not None else None,
-            ),
+            inputs,
             form_limits if alternative.form_repair else limits,
         )
         chosen = choose_condition(ladder, decision)
