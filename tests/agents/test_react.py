@@ -226,3 +226,21 @@ def test_by_default_memory_is_not_consulted_after_a_malformed_answer(toy_benchma
     assert outcome.solved and outcome.parse_errors == 1
     assert [d.step for d in memory.decisions] == [0]  # only the task's start
     assert agent.llm.calls[1][-1].content.startswith("Your answer did not follow the format")  # type: ignore[attr-defined]
+
+
+def test_after_a_failed_check_the_decision_carries_the_domains_error_kind(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
+    from countermem.core import CHECK_ERROR_FACT, CheckResult
+
+    class Named(type(toy_benchmark)):  # type: ignore[misc]
+        def error_kind(self, result: CheckResult) -> str | None:
+            return "wrong_sum"
+
+    bench = Named()
+    task = bench.tasks()[0]
+    memory = _Memory()
+    agent, _ = _agent(bench, ["Action: check\n```text\n3\n```", "Action: submit\n```text\n2\n```"], memory=memory)
+    assert agent.run(task).solved
+    start, after = memory.decisions
+    assert start.facts.get(CHECK_ERROR_FACT) is None
+    assert after.facts.get(CHECK_ERROR_FACT) == "wrong_sum"
+    assert {k: v for k, v in after.facts.values.items() if k != CHECK_ERROR_FACT} == bench.facts(task, after.last_action).values

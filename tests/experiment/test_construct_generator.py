@@ -88,3 +88,36 @@ def test_a_malformed_answer_is_learned_from_and_its_record_fires_only_after_one(
     quiet = ScriptedLLM(generator_reply, model="generator")
     result = construct_memory(config, off, agent, bench, tasks, RunDir(tmp_path / "off"), generator_llm=quiet)
     assert result.report.construction_failures_seen == 0 and not quiet.calls  # off by default
+
+
+def test_with_check_error_atoms_a_record_is_conditioned_on_the_checks_error(tmp_path: Path) -> None:
+    from countermem.core import CHECK_ERROR_FACT, facts_after
+
+    bench = load_benchmark("sql-shop")
+    config = RunConfig(benchmark="sql-shop", backbone="scripted", model="agent", split="construct", limit=1,
+                       stage="construct")
+    tasks = select_tasks(bench, config)
+    unknown = "SELECT no_such_column_here FROM " + bench.schema(tasks[0].environment or "").tables[0].name
+
+    def generator_reply(messages: list[Message]) -> str:
+        return f"Fix: use the right column\n```sql\n{tasks[0].gold}\n```"
+
+    conditions = []
+    for on in (False, True):
+        agent = ScriptedLLM(lambda _: f"Thought: guess\nAction: submit\n```sql\n{unknown}\n```", model="agent")
+        settings = MemorySettings(
+            store=tmp_path / f"store-{on}.sqlite", embedder="lexical",
+            generator=GeneratorSettings(samples=0, extra_draws=0, check_error_atoms=on),
+        )
+        construct_memory(config, settings, agent, bench, tasks, RunDir(tmp_path / f"construct-{on}"),
+                         generator_llm=ScriptedLLM(generator_reply, model="generator"))
+        with SQLiteStore(settings.store) as store:
+            (record,) = store.all()
+        conditions.append(parse_condition(str(record.condition)))
+    off, on_ = conditions
+    assert CHECK_ERROR_FACT not in off.facts_used()
+    assert CHECK_ERROR_FACT in on_.facts_used()
+    assert not on_.facts_used() & {"question_keywords", "mentioned_tables", "tables"}
+    failed = record.original_action, record.original_check
+    assert on_.evaluate(facts_after(bench.facts, tasks[0], *failed, bench.error_kind))
+    assert not on_.evaluate(facts_after(bench.facts, tasks[0], *failed))  # the agent must report the error kind

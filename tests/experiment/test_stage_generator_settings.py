@@ -21,3 +21,8 @@ def test_later_generator_settings_at_their_defaults_are_left_out() -> None:
     bounded = _generator(GeneratorSettings(portable=True, max_situation_share=0.5))
     assert bounded["max_situation_share"] == 0.5
     assert {k: v for k, v in bounded.items() if k != "max_situation_share"} == portable
+
+
+def test_check_error_atoms_change_the_hash_only_when_on() -> None:
+    assert "check_error_atoms" not in _generator(GeneratorSettings())
+    assert _generator(GeneratorSettings(check_error_atoms=True))["check_error_atoms"] is True

@@ -3,7 +3,7 @@ task's, environment identity only when nothing else separates."""
 
 from __future__ import annotations
 
-from countermem.core import Action, CheckResult, Facts, Task, Usage
+from countermem.core import Action, CheckResult, Facts, Task, Usage, facts_after
 from countermem.memory import (
     ApplicabilityCondition,
     ConditionContext,
@@ -300,3 +300,39 @@ def test_the_share_bound_reaches_the_derived_condition() -> None:
                                   decision=facts_of(TASK, None), context=context)
         origins.append(out.alternatives[0].condition_origin)
     assert origins == ["derived:situation", "derived:identity"]
+
+
+def test_the_checks_error_kind_conditions_the_record_on_its_mistake_alone() -> None:
+    proposal = Proposal(
+        alternatives=[Alternative(action=Action(content=FIXED_SQL), rationale="join customers")],
+        usage=Usage(), raw_text="", condition_source="derived",
+    )
+    failed_action = Action(content=FAILED_SQL)
+    unknown_column = CheckResult(utility=0.0, passed=False, completed=True, status="error",
+                                 details="SQLite error: no such column: price")
+
+    def error_kind(result: CheckResult) -> str | None:
+        return "no_such_column" if "no such column" in result.details else None
+
+    texts = []
+    for kind in (None, error_kind):
+        decision = facts_after(facts_of, TASK, failed_action, unknown_column, kind)
+        out = derive_for_proposal(proposal, task=TASK, failed_action=failed_action, decision=decision,
+                                  context=ConditionContext(facts_of=facts_of, error_kind=kind))
+        alternative = out.alternatives[0]
+        assert alternative.condition_text is not None
+        texts.append(alternative.condition_text)
+        condition = ApplicabilityCondition.from_text(alternative.condition_text)
+        assert condition.applies(decision)
+    plain, with_error = texts
+    assert plain.endswith('and "customers" in tables')  # a situation atom of the source's schema
+    assert with_error.startswith('check_error == "no_such_column"')
+    assert "question_keywords" not in with_error and "tables" not in with_error
+    on_another_question = facts_after(facts_of, Task(id="q", benchmark="sql-shop", domain="sql", prompt="x",
+                                                     environment="other"), failed_action, unknown_column, error_kind)
+    other = Facts(values={**on_another_question.values, "tables": ("cust", "ord"), "mentioned_tables": ()})
+    assert ApplicabilityCondition.from_text(with_error).applies(other)
+    assert not ApplicabilityCondition.from_text(plain).applies(other)
+    after_wrong_rows = facts_after(facts_of, TASK, failed_action, unknown_column.model_copy(
+        update={"details": "wrong rows"}), error_kind)
+    assert not ApplicabilityCondition.from_text(with_error).applies(after_wrong_rows)

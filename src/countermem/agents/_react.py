@@ -365,7 +365,7 @@ class ReActAgent:
         decision = Decision(
             task=task,
             situation=situation,
-            facts=facts_after(self.benchmark.facts, task, last_action, last_result),
+            facts=facts_after(self.benchmark.facts, task, last_action, last_result, self.benchmark.error_kind),
             step=step,
             trial=trial,
             last_action=last_action,

@@ -37,6 +37,7 @@ from countermem.core._errors import (
 from countermem.core._files import sha256_file
 from countermem.core._hook import Advice, Decision, MemoryHook, Outcome
 from countermem.core._malformed import (
+    CHECK_ERROR_FACT,
     MALFORMED_BLOCK_FACT,
     MALFORMED_FACT,
     facts_after,
@@ -61,6 +62,7 @@ from countermem.core._types import (
 __all__ = [
     "ADVICE_BLOCK_HEADER",
     "BACKBONE_FAULTS",
+    "CHECK_ERROR_FACT",
     "MALFORMED_BLOCK_FACT",
     "MALFORMED_FACT",
     "RECORD_TEXT_FORMAT",

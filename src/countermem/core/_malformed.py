@@ -30,6 +30,8 @@ MALFORMED_BLOCK_FACT = "malformed_has_block"
 """True after a malformed answer that holds a closed, non-empty fenced code block."""
 _FLAGS = (MALFORMED_FACT, MALFORMED_BLOCK_FACT)
 MALFORMED_DETAILS_PREFIX = "not checked: the answer did not follow the format: "
+CHECK_ERROR_FACT = "check_error"
+"""After a failed check, the kind of mistake it reports (`Benchmark.error_kind`), when the domain names one."""
 
 _CLOSED_FENCE = re.compile(r"^[ \t]*(`{3,})[ \t]*[A-Za-z0-9_+.-]*[ \t]*\n(.*?)^[ \t]*\1[ \t]*$", re.DOTALL | re.MULTILINE)
 
@@ -74,9 +76,16 @@ def facts_after(
     task: Task,
     action: Action | None,
     result: CheckResult | None,
+    error_kind: Callable[[CheckResult], str | None] | None = None,
 ) -> Facts:
     """The facts of the decision after `action` was judged `result`: the agent asks at that decision
-    and construction learns there, so both read the facts through this one function."""
+    and construction learns there, so both read the facts through this one function. With
+    `error_kind` (a domain's `Benchmark.error_kind`), a failed check adds `check_error`, the kind
+    of mistake it reports."""
     if is_malformed(result):
         return with_malformed_fact(facts_of(task, None), action.content if action is not None else None)
-    return facts_of(task, action)
+    facts = facts_of(task, action)
+    if error_kind is None or result is None or result.passed:
+        return facts
+    kind = error_kind(result)
+    return facts if kind is None else Facts(values={**facts.values, CHECK_ERROR_FACT: kind})

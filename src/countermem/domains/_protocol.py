@@ -142,6 +142,12 @@ class Benchmark(ABC):
     def facts(self, task: Task, action: Action | None = None) -> Facts:
         """Observable facts of a decision, for applicability conditions."""
 
+    def error_kind(self, result: CheckResult) -> str | None:
+        """The kind of mistake a failed check reports, named without the task's own names (SQL:
+        `no_such_column`, `wrong_rows`), or None when the domain names none. It becomes the
+        `check_error` fact of the decision after that check (`facts_after`)."""
+        return None
+
     def wrong_action(self, task: Task) -> Action:
         """A known-wrong action for `task`, for tests and checker-speed figures."""
         raise NotImplementedError(f"{self.name} has no known-wrong action")

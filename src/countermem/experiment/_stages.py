@@ -87,7 +87,7 @@ UNVERIFIED_HEADER = "Advice from past corrections that were NOT checked (use it 
 SelectorKind = Literal["dqn", "skip", "top1", "random"]
 
 
-_GENERATOR_SETTINGS_ADDED_LATER = ("portable", "max_situation_share")
+_GENERATOR_SETTINGS_ADDED_LATER = ("portable", "max_situation_share", "check_error_atoms")
 
 
 def _generator_defaults_since_hashes(generator: GeneratorSettings) -> set[str]:
@@ -315,6 +315,7 @@ def construct_memory(
                 environments=tuple(t.environment or "" for t in tasks),
                 portable=generator_settings.portable,
                 max_situation_share=generator_settings.max_situation_share,
+                error_kind=benchmark.error_kind if generator_settings.check_error_atoms else None,
             )
             if generator_settings.conditions == "derived" else None,
             lessons=LessonWriter(

@@ -18,6 +18,9 @@ facts the domain already computes:
   (`"total" in question_keywords` before `"order_items" in tables`, which every task of the
   schema shares: measured on sql-shop, a record conditioned on it was offered after every failed
   query without GROUP BY, whatever the question asked).
+- *the check's verdict* (`check_error`, with `GeneratorSettings.check_error_atoms`): the kind of
+  mistake the failed check reported (`no_such_column`), the first mistake atom; a record that has
+  it takes no situation atom, so it fires after the same kind of error on any question.
 - *identity atoms* name the environment (a fact whose value is the task's environment or
   benchmark, e.g. `database == "shop_wholesale"`) or pin a small number (`n_vars == 20`). They never
   fire on a held-out environment, so they are used only when nothing else separates.
@@ -35,7 +38,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from countermem.core import MALFORMED_FACT, Action, Facts, FactValue, Task, with_malformed_fact
+from countermem.core import (
+    CHECK_ERROR_FACT,
+    MALFORMED_FACT,
+    Action,
+    CheckResult,
+    Facts,
+    FactValue,
+    Task,
+    with_malformed_fact,
+)
 from countermem.memory._conditions import parse_condition
 from countermem.memory._generator import Alternative, Proposal
 
@@ -171,7 +183,8 @@ def mistake_atoms(inputs: ConditionInputs) -> list[Atom]:
                 by_kind["number"].append(Atom(f"{name} {op} {_number(fixed)}", "mistake", name))  # type: ignore[arg-type]
             else:
                 by_kind["number"].append(Atom(f"{name} == {_number(failed)}", "mistake", name))
-    return [atom for kind in ("bool", "list", "text", "number") for atom in by_kind[kind]]
+    atoms = [atom for kind in ("bool", "list", "text", "number") for atom in by_kind[kind]]
+    return sorted(atoms, key=lambda atom: atom.fact != CHECK_ERROR_FACT)  # the check's own verdict first
 
 
 def _list_difference(name: str, failed: tuple[str, ...], fixed: FactValue | None) -> Atom | None:
@@ -359,6 +372,9 @@ class ConditionContext:
     """The environment of each population task (see `ConditionInputs.environments`)."""
     portable: bool = False
     max_situation_share: float | None = None
+    error_kind: Callable[[CheckResult], str | None] | None = None
+    """`Benchmark.error_kind` when `GeneratorSettings.check_error_atoms` is on: construction's
+    decision facts then carry `check_error`, which becomes the record's first mistake atom."""
 
 
 def identity_values(task: Task) -> frozenset[str]:
@@ -380,10 +396,14 @@ def derive_for_proposal(
     malformed answer (`malformed_answer` in `decision`) the failed side is the task's facts plus
     that flag: the raw text is no action a domain can describe, and the slip is the mistake.
     A form repair (the answer's own block, unchanged) is conditioned on the slip alone, with no
-    situation atom: the missing `Action:` line is the mistake whatever the task asks.
+    situation atom: the missing `Action:` line is the mistake whatever the task asks. With
+    `context.error_kind`, the check's verdict (`check_error` in `decision`) is the failed side's
+    first fact, and the record is conditioned on its mistake alone in the same way: the same kind of
+    error after the same kind of action, whatever the question or schema.
     """
     if proposal.condition_source != "derived":
         return proposal
+    check_error = decision.get(CHECK_ERROR_FACT) if context is not None and context.error_kind else None
     if context is not None:
         situation = context.facts_of(task, None)
         failed = (
@@ -391,9 +411,13 @@ def derive_for_proposal(
             if decision.get(MALFORMED_FACT) is True
             else context.facts_of(task, failed_action)
         )
+        if isinstance(check_error, str):
+            failed = Facts(values={CHECK_ERROR_FACT: check_error, **failed.values})
     else:
         situation = failed = decision
     limits = context.limits if context is not None else BuilderLimits()
+    if isinstance(check_error, str):
+        limits = replace(limits, situation_atoms_with_mistake=0)
     form_limits = replace(limits, situation_atoms_with_mistake=0)
     derived: list[Alternative] = []
     for alternative in proposal.alternatives:

@@ -144,7 +144,7 @@ class CounterfactualLearner:
         calls_before = self.generator.calls
         facts = decision.facts
         if self.conditions is not None:
-            facts = facts_after(self.conditions.facts_of, decision.task, action, result)
+            facts = facts_after(self.conditions.facts_of, decision.task, action, result, self.conditions.error_kind)
         proposal, report = learn_from_failure(
             self.generator,
             self.admitter,

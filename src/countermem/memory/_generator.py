@@ -138,6 +138,14 @@ class GeneratorSettings(BaseModel):
     record applies; the record falls to the identity rung. None: no bound. Measured with portable
     conditions on Spider: a record conditioned on `has_foreign_keys` alone was offered at every
     held-out decision (docs/results.md)."""
+    check_error_atoms: bool = False
+    """Derived conditions: the kind of mistake the failed check reported (`check_error`, from
+    `Benchmark.error_kind`; SQL: `no_such_column`, `wrong_rows`, ...) is the first mistake atom,
+    and a record that has it is conditioned on its mistake alone, with no situation atom (as a
+    form repair is on its slip). Measured with the 1.5B as agent on sql-shop: the stored
+    conditions held at 4 of the 15 failures of the agent alone, 8 more were one atom of the
+    question or schema away, and 8 of the 15 were unknown-column errors, as 5 of the 9 records'
+    sources were (docs/results.md)."""
     grammar: bool = False
     """Sampled edits: hold every draw to the answer contract with a GBNF grammar (`_grammar`);
     llama.cpp backends only (the embedded one, or a llama.cpp server)."""

@@ -179,3 +179,20 @@ def test_a_correction_that_is_right_on_one_variant_is_wrong_on_the_others(shop: 
             transplanted_passes += world.check(shop.gold_action(other)).passed
     assert pairs >= 200
     assert transplanted_passes / pairs < 0.05
+
+
+def test_a_failed_checks_error_kind_names_no_table_or_column(shop: ShopBenchmark) -> None:
+    task = shop.tasks()[0]
+    table = shop.schema(task.environment or "").tables[0].name
+    model = shop.world_model()
+    model.reset(task)
+    cases = {
+        f"SELECT no_such_thing FROM {table}": "no_such_column",
+        "SELECT * FROM no_such_table": "no_such_table",
+        "SELECT YEAR(1)": "no_such_function",
+        "SELECT FROM WHERE": "syntax_error",
+        f"DELETE FROM {table}": "rejected",
+    }
+    assert {sql: shop.error_kind(model.check(Action(content=sql))) for sql in cases} == cases
+    assert shop.error_kind(model.check(shop.wrong_action(task))) == "wrong_rows"
+    assert shop.error_kind(model.check(shop.gold_action(task))) is None

@@ -10,10 +10,10 @@ from __future__ import annotations
 import sqlite3
 from abc import abstractmethod
 
-from countermem.core import Action, ConfigError, Facts, Task
+from countermem.core import Action, CheckResult, ConfigError, Facts, Task
 from countermem.domains._protocol import Benchmark, BenchmarkOptions
 from countermem.domains.sql._execution import DEFAULT_TIMEOUT_S
-from countermem.domains.sql._facts import action_facts, task_facts
+from countermem.domains.sql._facts import action_facts, error_kind, task_facts
 from countermem.domains.sql._schema import SchemaInfo, read_schema
 from countermem.domains.sql._worldmodel import GoldCache, GoldResult, SQLiteWorldModel
 
@@ -91,6 +91,9 @@ class SQLBenchmark(Benchmark):
         if action is not None:
             values.update(action_facts(action.content, schema))
         return Facts(values=values)
+
+    def error_kind(self, result: CheckResult) -> str | None:
+        return error_kind(result.status, result.details)
 
     def gold_result(self, task: Task) -> GoldResult:
         """Run (or fetch from the cache) the gold query of `task`."""

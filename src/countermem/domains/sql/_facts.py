@@ -151,3 +151,34 @@ def action_facts(sql: str, schema: SchemaInfo) -> dict[str, FactValue]:
         "n_joins": len(joins),
         "n_select_items": len(tree.selects),
     }
+
+
+ERROR_KINDS: tuple[tuple[str, str], ...] = (
+    ("no_such_column", r"^SQLite error: no such column\b"),
+    ("no_such_table", r"^SQLite error: no such table\b"),
+    ("no_such_function", r"^SQLite error: no such function\b"),
+    ("ambiguous_column", r"^SQLite error: ambiguous column\b"),
+    ("misused_aggregate", r"^SQLite error: misuse of aggregate\b"),
+    ("syntax_error", r"^SQLite error: .*(syntax error|incomplete input|unrecognized token)"),
+    ("sql_error", r"^SQLite error: "),
+    ("wrong_columns", r"^returned \d+ columns, the question needs \d+"),
+    ("wrong_order", r"^the right rows in the wrong order\b"),
+    ("wrong_rows", r"^wrong rows: "),
+)
+"""The kind of a failed check, named without the query's or the schema's names, first match wins."""
+
+
+def error_kind(status: str, details: str) -> str | None:
+    """What kind of mistake a failed SQL check reports (`check_error`), or None for a pass.
+
+    Why: the error is the most direct description of the mistake, and unlike the question's
+    keywords or the schema's tables it carries over to another database and another question.
+    """
+    if status == "passed":
+        return None
+    if status in ("rejected", "timeout"):
+        return status
+    for kind, pattern in ERROR_KINDS:
+        if re.search(pattern, details):
+            return kind
+    return status

@@ -1,0 +1,97 @@
+"""Why records did not reach the tasks the agent alone failed: each condition's missing atoms (issue 24).
+
+Run: .venv/bin/python benchmarks/condition_misses.py STUDY --benchmark NAME [--family verified]
+     [--seed N] [--condition heldout|look-alike|original-environment] [--show N] [--json OUT]
+
+For the `none` run of STUDY (the held-out run in `results/`, or a transfer condition's), every task
+it failed is replayed from its transcript, decision by decision (the first, and after each checked
+action), and every live content record of the method family's store is evaluated there
+(`countermem.experiment._condition_misses`). Printed: how many failures some record's condition
+reached, how many were one atom away (and what that atom reads: the task's facts or the action's),
+and how many further; then, for up to --show near misses, the task, the record and the atom.
+No model and no checker runs; the domain's facts are recomputed from the saved actions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from countermem.core import Task
+from countermem.domains import load_benchmark
+from countermem.experiment._condition_misses import content_records, miss_table, task_misses
+from countermem.experiment._rundir import read_transcript, safe_name
+from countermem.memory import SQLiteStore
+
+CONDITIONS = ("heldout", "look-alike", "original-environment", "new-environment")
+
+
+def _none_run(root: Path, benchmark: str, seed: int, condition: str) -> Path:
+    base = root / "results" if condition == "heldout" else root / "analyses"
+    pattern = (f"*/none/*/{benchmark}/seed-{seed}" if condition == "heldout"
+               else f"*/transfer/{condition}/none/*/{benchmark}/seed-{seed}")
+    runs = sorted(p for p in base.glob(pattern) if (p / "results.jsonl").is_file())
+    if len(runs) != 1:
+        sys.exit(f"{len(runs)} none runs match {base}/{pattern}; name --seed or --condition so that one does")
+    return runs[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("study", type=Path)
+    parser.add_argument("--benchmark", required=True)
+    parser.add_argument("--family", default="verified", help="the store's method family (work/.../<family>/)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--condition", default="heldout", choices=CONDITIONS)
+    parser.add_argument("--show", type=int, default=10)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    root: Path = args.study
+    none_run = _none_run(root, args.benchmark, args.seed, args.condition)
+    stores = sorted(root.glob(f"work/*/*/{args.benchmark}/seed-{args.seed}/{args.family}/store.sqlite"))
+    if len(stores) != 1:
+        sys.exit(f"{len(stores)} stores match work/*/*/{args.benchmark}/seed-{args.seed}/{args.family}/store.sqlite")
+    with SQLiteStore(stores[0], read_only=True) as store:
+        records = content_records(store.all())
+    loaded = load_benchmark(args.benchmark)
+    tasks: dict[str, Task] = {t.id: t for t in loaded.tasks()}
+    manifest = root / "manifest.json"
+    if manifest.is_file():
+        from countermem.experiment._study_config import StudyConfig
+        from countermem.experiment._study_plan import cell_tasks
+
+        config = StudyConfig.model_validate(json.loads(manifest.read_text())["config"])
+        tasks.update({t.id: t for t in cell_tasks(loaded, config, args.seed).all()})
+    rows = []
+    for line in (none_run / "results.jsonl").read_text().splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        if row["solved"]:
+            continue
+        task = tasks.get(row["task_id"])
+        if task is None:
+            sys.exit(f"task {row['task_id']} of {none_run} is not in {args.benchmark} or the study's cell")
+        events = read_transcript(none_run / "transcripts" / f"{safe_name(task.id)}.jsonl")
+        rows.append(task_misses(task, events, records, loaded.facts, loaded.error_kind))
+    table = miss_table(rows, len(records))
+    print(f"{none_run.relative_to(root)}: {table.failures} failed tasks, {table.records} live content records "
+          f"({stores[0].relative_to(root)})")
+    print(f"a condition held at some decision: {table.reached}; one atom away: {table.one_atom}; further or no "
+          f"record: {table.further}")
+    print(f"near misses' atoms by side: {table.one_atom_sides}; by fact: {table.one_atom_facts}")
+    by_id = {r.id: r for r in records}
+    for miss in [r for r in rows if r.distance == 1][: args.show]:
+        for near in miss.nearest:
+            record = by_id[near.record_id]
+            print(f"- {miss.task_id} (decision {near.decision} of {miss.decisions}): record {record.id} "
+                  f"[{record.condition}] misses {near.missing[0].atom} ({near.missing[0].side})")
+    if args.json is not None:
+        args.json.write_text(json.dumps({"table": table.model_dump(), "tasks": [r.model_dump() for r in rows]},
+                                        indent=1))
+
+
+if __name__ == "__main__":
+    main()
