@@ -237,3 +237,21 @@ def test_iterators_stay_in_the_solutions_process_and_are_walked_from_the_tests(s
     result = check(make_task(test), "def f(x):\n    return map(lambda i: 2 * i, range(x))\n")
     assert result.utility == 0.75 and result.status == "wrong", result.details
     assert "got <map object of the solution>" in result.details
+
+
+def test_the_error_kind_of_a_failed_run_names_no_value_of_the_task(sandbox: None) -> None:
+    from countermem.domains.coding._facts import error_kind
+
+    test = "def check(candidate):\n    assert candidate(1) == 1\n    assert candidate(0) == 0\n"
+    aborted = "def check(candidate):\n    assert candidate(1) == 1\n    x = candidate(0)\n    assert x == 0\n"
+    cases = [
+        (make_task(test), "def f(x):\n    return 1 // x\n", "raises_ZeroDivisionError"),
+        (make_task(test), "def f(x):\n    return 2\n", "wrong_value"),
+        (make_task(aborted), "def f(x):\n    return 1 // x\n", "raises_ZeroDivisionError"),
+        (make_task(test), "def f(x):\n    return (x\n", "syntax_error"),
+        (make_task(test), "def g(x):\n    return x\n", "no_entry_point"),
+        (make_task(test), "import no_such_module_here\ndef f(x):\n    return x\n", "load_ModuleNotFoundError"),
+        (make_task(test), "def f(x):\n    return x\n", None),
+    ]
+    kinds = [error_kind(r.status, r.details) for r in (check(task, source) for task, source, _ in cases)]
+    assert kinds == [kind for _, _, kind in cases]

@@ -6,9 +6,9 @@ import platform
 import random
 from abc import abstractmethod
 
-from countermem.core import Action, DataUnavailableError, Facts, FactValue, Task
+from countermem.core import Action, CheckResult, DataUnavailableError, Facts, FactValue, Task
 from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions
-from countermem.domains.coding._facts import action_facts
+from countermem.domains.coding._facts import action_facts, error_kind
 from countermem.domains.coding._lookalike import Transform, applicable
 from countermem.domains.coding._source import with_body_returning_none
 from countermem.domains.coding._spec import TestSpec
@@ -95,6 +95,9 @@ class CodingBenchmark(Benchmark):
             f"in an isolated sandbox without network or files, with {seconds:g} seconds for all tests "
             "together; the score is the share of asserts that pass, and the task is solved only when all pass."
         )
+
+    def error_kind(self, result: CheckResult) -> str | None:
+        return error_kind(result.status, result.details)
 
     def facts(self, task: Task, action: Action | None = None) -> Facts:
         values = self._task_facts(task)

@@ -83,3 +83,32 @@ def action_facts(source: str, entry_point: str) -> dict[str, FactValue]:
         "imports": tuple(sorted(imports)),
         "action_lines": len(source.strip().splitlines()),
     }
+
+
+_RAISED = re.compile(r"\b([A-Z][A-Za-z]*(?:Error|Exception|Exit|Interrupt))\b")
+
+
+def error_kind(status: str, details: str) -> str | None:
+    """What kind of mistake a failed test run reports (`check_error`), or None for a pass: the
+    solution does not compile, lacks the function, raises on load (`load_NameError`), returns a
+    wrong value under an assert (`wrong_value`), raises under one (`raises_TypeError`), or runs out
+    of time. Exception names carry over to any task; the asserts' values do not."""
+    if status == "passed":
+        return None
+    if status == "timeout":
+        return "timeout"
+    if details.startswith("the solution does not compile"):
+        return "syntax_error"
+    if details.startswith("the solution defines no top-level function"):
+        return "no_entry_point"
+    if details.startswith("running the solution failed") or details.startswith("running the task's prompt code failed"):
+        raised = _RAISED.search(details)
+        return f"load_{raised.group(1)}" if raised else "load_error"
+    if "outside any assert: " in details:
+        raised = _RAISED.search(details.split("outside any assert: ", 1)[1])
+        return f"raises_{raised.group(1)}" if raised else "raises_error"
+    if "first failing assert" in details:
+        after = details.rsplit(" -> ", 1)[-1]
+        raised = _RAISED.match(after)
+        return f"raises_{raised.group(1)}" if raised else "wrong_value"
+    return status
