@@ -2,14 +2,21 @@
 
 Run: .venv/bin/python benchmarks/condition_misses.py STUDY --benchmark NAME [--family verified]
      [--seed N] [--condition heldout|look-alike|original-environment] [--show N] [--json OUT]
+     [--rederive check-error-atoms|stored]
 
 For the `none` run of STUDY (the held-out run in `results/`, or a transfer condition's), every task
 it failed is replayed from its transcript, decision by decision (the first, and after each checked
 action), and every live content record of the method family's store is evaluated there
 (`countermem.experiment._condition_misses`). Printed: how many failures some record's condition
-reached, how many were one atom away (and what that atom reads: the task's facts or the action's),
-and how many further; then, for up to --show near misses, the task, the record and the atom.
-No model and no checker runs; the domain's facts are recomputed from the saved actions.
+reached (and how many of the tasks it solved, where a record could break one), how many were one
+atom away (and what that atom reads: the task's facts or the action's), and how many further;
+then, for up to --show near misses, the task, the record and the atom.
+With --rederive, every record's condition is first derived again from its own failed action, check
+and correction as construction would with the study's generator settings (`stored`: as they are,
+a check of the tool) or with `check_error_atoms` on: what those conditions would have reached on the
+same failures (the agent's trajectories would change once records are shown; this counts where they
+could first fire). No model and no checker runs; the domain's facts are recomputed from the saved
+actions.
 """
 
 from __future__ import annotations
@@ -21,9 +28,11 @@ from pathlib import Path
 
 from countermem.core import Task
 from countermem.domains import load_benchmark
-from countermem.experiment._condition_misses import content_records, miss_table, task_misses
+from countermem.experiment._condition_misses import content_records, miss_table, rederived, task_misses
 from countermem.experiment._rundir import read_transcript, safe_name
-from countermem.memory import SQLiteStore
+from countermem.experiment._study_config import StudyConfig
+from countermem.experiment._study_plan import cell_tasks
+from countermem.memory import ConditionContext, SQLiteStore
 
 CONDITIONS = ("heldout", "look-alike", "original-environment", "new-environment")
 
@@ -47,6 +56,7 @@ def main() -> None:
     parser.add_argument("--condition", default="heldout", choices=CONDITIONS)
     parser.add_argument("--show", type=int, default=10)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--rederive", choices=("check-error-atoms", "stored"), default=None)
     args = parser.parse_args()
     root: Path = args.study
     none_run = _none_run(root, args.benchmark, args.seed, args.condition)
@@ -58,29 +68,38 @@ def main() -> None:
     loaded = load_benchmark(args.benchmark)
     tasks: dict[str, Task] = {t.id: t for t in loaded.tasks()}
     manifest = root / "manifest.json"
-    if manifest.is_file():
-        from countermem.experiment._study_config import StudyConfig
-        from countermem.experiment._study_plan import cell_tasks
-
-        config = StudyConfig.model_validate(json.loads(manifest.read_text())["config"])
-        tasks.update({t.id: t for t in cell_tasks(loaded, config, args.seed).all()})
-    rows = []
+    if not manifest.is_file():
+        sys.exit(f"{root} has no manifest.json: not a study folder of `countermem study`")
+    config = StudyConfig.model_validate(json.loads(manifest.read_text())["config"])
+    cell = cell_tasks(loaded, config, args.seed)
+    tasks.update({t.id: t for t in cell.all()})
+    if args.rederive is not None:
+        generator = config.memory.generator
+        sources = cell.construct
+        context = ConditionContext(
+            facts_of=loaded.facts, population=tuple(loaded.facts(t) for t in sources), rank_by_rarity=generator.rarity,
+            environments=tuple(t.environment or "" for t in sources), portable=generator.portable,
+            max_situation_share=generator.max_situation_share,
+            error_kind=loaded.error_kind if args.rederive == "check-error-atoms" or generator.check_error_atoms else None,
+        )
+        records = [rederived(r, tasks[r.source.task_id], context) for r in records]
+    rows, solved = [], []
     for line in (none_run / "results.jsonl").read_text().splitlines():
         if not line.strip():
             continue
         row = json.loads(line)
-        if row["solved"]:
-            continue
         task = tasks.get(row["task_id"])
         if task is None:
             sys.exit(f"task {row['task_id']} of {none_run} is not in {args.benchmark} or the study's cell")
         events = read_transcript(none_run / "transcripts" / f"{safe_name(task.id)}.jsonl")
-        rows.append(task_misses(task, events, records, loaded.facts, loaded.error_kind))
+        (solved if row["solved"] else rows).append(task_misses(task, events, records, loaded.facts, loaded.error_kind))
     table = miss_table(rows, len(records))
     print(f"{none_run.relative_to(root)}: {table.failures} failed tasks, {table.records} live content records "
           f"({stores[0].relative_to(root)})")
     print(f"a condition held at some decision: {table.reached}; one atom away: {table.one_atom}; further or no "
           f"record: {table.further}")
+    print(f"of the {len(solved)} tasks it solved, a condition held at some decision on "
+          f"{sum(1 for r in solved if r.distance == 0)} (where a record shown could break it)")
     print(f"near misses' atoms by side: {table.one_atom_sides}; by fact: {table.one_atom_facts}")
     by_id = {r.id: r for r in records}
     for miss in [r for r in rows if r.distance == 1][: args.show]:

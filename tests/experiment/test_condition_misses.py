@@ -94,3 +94,26 @@ def test_a_condition_on_the_checks_error_is_read_with_the_domains_error_kind() -
     assert task_misses(task("t", []), events, [errors], facts_of, error_kind).distance == 0
     blind = task_misses(task("t", []), events, [errors], facts_of)
     assert blind.distance == 1 and blind.nearest[0].missing[0].side == "action"
+
+
+def test_a_record_rederived_with_the_checks_error_is_conditioned_on_its_mistake() -> None:
+    from countermem.experiment._condition_misses import rederived
+    from countermem.memory import ConditionContext
+
+    source = task("s", ["most"])
+    stored = record('"most" in question_keywords', "s").model_copy(update={
+        "original_action": Action(content="SELECT a FROM t GROUP BY a"),
+        "original_check": CheckResult(utility=0.0, passed=False, completed=True, status="error",
+                                      details="SQLite error: no such column: a"),
+        "improved_action": Action(content="SELECT a FROM t"),
+    })
+
+    def error_kind(result: CheckResult) -> str | None:
+        return "no_such_column"
+
+    plain = rederived(stored, source, ConditionContext(facts_of=facts_of))
+    assert "question_keywords" in str(plain.condition) and "check_error" not in str(plain.condition)
+    errors = rederived(stored, source, ConditionContext(facts_of=facts_of, error_kind=error_kind))
+    assert str(errors.condition).startswith('check_error == "no_such_column"')
+    assert "question_keywords" not in str(errors.condition)
+    assert errors.id == stored.id and errors.improved_action == stored.improved_action

@@ -20,9 +20,16 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from countermem.agents import Event
-from countermem.core import Action, CheckResult, Facts, Task, facts_after
-from countermem.memory import Record, is_form_repair
+from countermem.core import Action, CheckResult, Facts, Task, Usage, facts_after
+from countermem.memory import (
+    ApplicabilityCondition,
+    ConditionContext,
+    Record,
+    derive_for_proposal,
+    is_form_repair,
+)
 from countermem.memory._conditions import And, Condition
+from countermem.memory._generator import Alternative, Proposal
 
 AtomSide = Literal["action", "task"]
 FactsOf = Callable[[Task, Action | None], Facts]
@@ -148,3 +155,18 @@ def miss_table(rows: Sequence[TaskMisses], n_records: int) -> MissTable:
         one_atom_facts=dict(Counter(",".join(a.facts) for a in atoms).most_common()),
     )
 
+
+
+def rederived(record: Record, task: Task, context: ConditionContext) -> Record:
+    """The record with the condition construction would derive for it under `context` (from its
+    own failed action, check and correction), to ask what other condition settings would have
+    reached without building the store again. Raises ValueError when no rung holds."""
+    decision = facts_after(context.facts_of, task, record.original_action, record.original_check, context.error_kind)
+    proposal = Proposal(alternatives=[Alternative(action=record.improved_action)], usage=Usage(), raw_text="",
+                        condition_source="derived")
+    derived = derive_for_proposal(proposal, task=task, failed_action=record.original_action, decision=decision,
+                                  context=context)
+    text = derived.alternatives[0].condition_text
+    if text is None:
+        raise ValueError(f"no derived condition holds on the source decision of {record.id}")
+    return record.model_copy(update={"condition": ApplicabilityCondition.from_text(text)})
