@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
 from countermem.core import Task
@@ -84,6 +85,7 @@ def main() -> None:
         )
         records = [rederived(r, tasks[r.source.task_id], context) for r in records]
     rows, solved = [], []
+    kinds: Counter[str] = Counter()
     for line in (none_run / "results.jsonl").read_text().splitlines():
         if not line.strip():
             continue
@@ -91,8 +93,11 @@ def main() -> None:
         task = tasks.get(row["task_id"])
         if task is None:
             sys.exit(f"task {row['task_id']} of {none_run} is not in {args.benchmark} or the study's cell")
-        events = read_transcript(none_run / "transcripts" / f"{safe_name(task.id)}.jsonl")
+        events = list(read_transcript(none_run / "transcripts" / f"{safe_name(task.id)}.jsonl"))
         (solved if row["solved"] else rows).append(task_misses(task, events, records, loaded.facts, loaded.error_kind))
+        if not row["solved"]:
+            last = [e.result for e in events if e.kind in ("check", "submit") and e.result is not None]
+            kinds[(loaded.error_kind(last[-1]) if last else None) or "no check"] += 1
     table = miss_table(rows, len(records))
     print(f"{none_run.relative_to(root)}: {table.failures} failed tasks, {table.records} live content records "
           f"({stores[0].relative_to(root)})")
@@ -100,6 +105,7 @@ def main() -> None:
           f"record: {table.further}")
     print(f"of the {len(solved)} tasks it solved, a condition held at some decision on "
           f"{sum(1 for r in solved if r.distance == 0)} (where a record shown could break it)")
+    print(f"the failures' last check, by error kind: {dict(kinds.most_common())}")
     print(f"near misses' atoms by side: {table.one_atom_sides}; by fact: {table.one_atom_facts}")
     by_id = {r.id: r for r in records}
     for miss in [r for r in rows if r.distance == 1][: args.show]:
