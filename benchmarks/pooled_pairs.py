@@ -2,6 +2,7 @@
 
 Run: .venv/bin/python benchmarks/pooled_pairs.py STUDY [STUDY ...] --method countermem
      [--condition heldout|look-alike|original-environment] [--benchmark NAME] [--json OUT]
+     [--against METHOD]  (pair with another arm of the same study instead of `none`, e.g. a peer)
 
 Each STUDY is a study folder of `countermem study`. For every run of `--method` under the chosen
 condition (`heldout`: the study's `results/`; a transfer condition: `analyses/<backbone>/transfer/
@@ -37,8 +38,10 @@ def condition_root(study: Path, backbone: Path, condition: str) -> Path:
     return study / "analyses" / backbone.name / "transfer" / condition
 
 
-def find_pairs(study: Path, method: str, condition: str, benchmark: str | None) -> list[tuple[Path, Path]]:
-    """(none run, method run) for every run of `method` with a `none` twin in the study."""
+def find_pairs(
+    study: Path, method: str, condition: str, benchmark: str | None, against: str = "none"
+) -> list[tuple[Path, Path]]:
+    """(baseline run, method run) for every run of `method` with an `against` twin in the study."""
     pairs = []
     backbones = sorted(p for p in (study / "results").glob("*") if p.is_dir()) if (study / "results").is_dir() else []
     for backbone in backbones:
@@ -47,7 +50,7 @@ def find_pairs(study: Path, method: str, condition: str, benchmark: str | None) 
             agent, bench, seed = run.relative_to(root / method).parts
             if benchmark is not None and bench != benchmark:
                 continue
-            twin = root / "none" / agent / bench / seed
+            twin = root / against / agent / bench / seed
             if (run / "results.jsonl").is_file() and (twin / "results.jsonl").is_file():
                 pairs.append((twin, run))
     return pairs
@@ -57,12 +60,12 @@ def _tokens(total: int, tasks: int, solved: int) -> str:
     return f"{total / tasks:,.0f} per task, " + (f"{total / solved:,.0f} per solved" if solved else "none solved")
 
 
-def _row(label: str, pair: RunPair, measures: PairedMeasures) -> str:
+def _row(label: str, pair: RunPair, measures: PairedMeasures | None) -> str:
     p, interval = format_test(pair.test)
     change = 100 * (pair.tokens_second - pair.tokens_first) / max(1, pair.tokens_first)
+    use = "n/a" if measures is None else f"{_rate(measures.harmful_uses, measures.selected_uses)} | {_coverage([measures])}"
     return (f"{label} | {pair.tasks} | {pair.solved_first} | {pair.solved_second} | "
-            f"{pair.test.rescued} / {pair.test.broken} | {p} | {interval} | {change:+.1f}% | "
-            f"{_rate(measures.harmful_uses, measures.selected_uses)} | {_coverage([measures])}")
+            f"{pair.test.rescued} / {pair.test.broken} | {p} | {interval} | {change:+.1f}% | {use}")
 
 
 def _rate(part: int, whole: int) -> str:
@@ -82,39 +85,44 @@ def main() -> None:
     parser.add_argument("--condition", default="heldout", choices=CONDITIONS)
     parser.add_argument("--benchmark", default=None)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--against", default="none",
+                        help="the arm each run is paired with (another method of the same study, e.g. a peer)")
     args = parser.parse_args()
+    base = args.against
     pairs: list[tuple[Path, Path]] = []
     for study in args.studies:
         if not (study / "manifest.json").is_file():
             sys.exit(f"{study} is not a study folder (no manifest.json): give folders written by `countermem study`")
-        found = find_pairs(study, args.method, args.condition, args.benchmark)
+        found = find_pairs(study, args.method, args.condition, args.benchmark, base)
         if not found:
-            print(f"{study}: no finished {args.method} run with a none twin under {args.condition} yet; skipped")
+            print(f"{study}: no finished {args.method} run with a {base} twin under {args.condition} yet; skipped")
         pairs.extend(found)
     if not pairs:
         sys.exit("no pair to compare")
-    print("pair (none -> method) | tasks | none solved | method solved | rescued / broken | McNemar p | 95% CI (pp) "
+    print(f"pair ({base} -> method) | tasks | {base} solved | method solved | rescued / broken | McNemar p | 95% CI (pp) "
           "| tokens per task | harmful use | retrieval coverage")
     print("|".join(["---"] * 10))
-    measures = [paired_measures(run, none) for none, run in pairs]
-    for (none, run), measured in zip(pairs, measures, strict=True):
-        print(_row(f"{none} -> {run.parts[-4]}", pool_pairs([(none, run)]), measured))
+    # harmful use, coverage and reach are measured against a run without memory only
+    measures = [paired_measures(run, twin) for twin, run in pairs] if base == "none" else []
+    for index, (twin, run) in enumerate(pairs):
+        print(_row(f"{twin} -> {run.parts[-4]}", pool_pairs([(twin, run)]), measures[index] if measures else None))
     pooled = pool_pairs(pairs)
     n = pooled.tasks
     p, interval = format_test(pooled.test)
     print()
-    print(f"pooled over {len(pairs)} pair(s), {n} tasks: none {100 * pooled.solved_first / n:.1f} "
+    print(f"pooled over {len(pairs)} pair(s), {n} tasks: {base} {100 * pooled.solved_first / n:.1f} "
           f"({pooled.solved_first}/{n}), {args.method} {100 * pooled.solved_second / n:.1f} ({pooled.solved_second}/{n})")
     print(f"rescued {pooled.test.rescued} / broken {pooled.test.broken}, McNemar p = {p}, 95% CI {interval} pp")
-    print(f"task-run tokens: none {_tokens(pooled.tokens_first, n, pooled.solved_first)}; {args.method} "
+    print(f"task-run tokens: {base} {_tokens(pooled.tokens_first, n, pooled.solved_first)}; {args.method} "
           f"{_tokens(pooled.tokens_second, n, pooled.solved_second)} "
           f"({100 * (pooled.tokens_second - pooled.tokens_first) / max(1, pooled.tokens_first):+.1f}% per task)")
-    print(f"harmful use {_rate(sum(m.harmful_uses for m in measures), sum(m.selected_uses for m in measures))}; "
-          f"retrieval coverage {_coverage(measures)}")
-    reach = pooled_reach(measures)
-    print(f"reach: {reach.failures_reached} of the {reach.failed} tasks none failed had a record used, "
-          f"{reach.failures_solved} of them solved; {reach.successes_reached} of the {reach.solved} it solved "
-          f"had one, {reach.successes_kept} of them still solved")
+    if measures:
+        print(f"harmful use {_rate(sum(m.harmful_uses for m in measures), sum(m.selected_uses for m in measures))}; "
+              f"retrieval coverage {_coverage(measures)}")
+        reach = pooled_reach(measures)
+        print(f"reach: {reach.failures_reached} of the {reach.failed} tasks {base} failed had a record used, "
+              f"{reach.failures_solved} of them solved; {reach.successes_reached} of the {reach.solved} it solved "
+              f"had one, {reach.successes_kept} of them still solved")
     if args.json is not None:
         args.json.write_text(json.dumps({"pairs": [[str(a), str(b)] for a, b in pairs], **pooled.model_dump()}, indent=1))
 
