@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/condition_misses.py STUDY --benchmark NAME [--family verified]
      [--seed N] [--condition heldout|look-alike|original-environment] [--show N] [--json OUT]
-     [--rederive check-error-atoms|stored]
+     [--rederive check-error-atoms|check-error-situation|stored]
 
 For the `none` run of STUDY (the held-out run in `results/`, or a transfer condition's), every task
 it failed is replayed from its transcript, decision by decision (the first, and after each checked
@@ -13,7 +13,7 @@ atom away (and what that atom reads: the task's facts or the action's), and how 
 then, for up to --show near misses, the task, the record and the atom.
 With --rederive, every record's condition is first derived again from its own failed action, check
 and correction as construction would with the study's generator settings (`stored`: as they are,
-a check of the tool) or with `check_error_atoms` on: what those conditions would have reached on the
+a check of the tool) or with `check_error_atoms` on (and `check_error_situation`): what those conditions would have reached on the
 same failures (the agent's trajectories would change once records are shown; this counts where they
 could first fire). No model and no checker runs; the domain's facts are recomputed from the saved
 actions.
@@ -57,7 +57,7 @@ def main() -> None:
     parser.add_argument("--condition", default="heldout", choices=CONDITIONS)
     parser.add_argument("--show", type=int, default=10)
     parser.add_argument("--json", type=Path, default=None)
-    parser.add_argument("--rederive", choices=("check-error-atoms", "stored"), default=None)
+    parser.add_argument("--rederive", choices=("check-error-atoms", "check-error-situation", "stored"), default=None)
     args = parser.parse_args()
     root: Path = args.study
     none_run = _none_run(root, args.benchmark, args.seed, args.condition)
@@ -81,7 +81,8 @@ def main() -> None:
             facts_of=loaded.facts, population=tuple(loaded.facts(t) for t in sources), rank_by_rarity=generator.rarity,
             environments=tuple(t.environment or "" for t in sources), portable=generator.portable,
             max_situation_share=generator.max_situation_share,
-            error_kind=loaded.error_kind if args.rederive == "check-error-atoms" or generator.check_error_atoms else None,
+            error_kind=loaded.error_kind if args.rederive != "stored" or generator.check_error_atoms else None,
+            error_with_situation=args.rederive == "check-error-situation" or generator.check_error_situation,
         )
         records = [rederived(r, tasks[r.source.task_id], context) for r in records]
     rows, solved = [], []

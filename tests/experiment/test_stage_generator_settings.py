@@ -25,4 +25,5 @@ def test_later_generator_settings_at_their_defaults_are_left_out() -> None:
 
 def test_check_error_atoms_change_the_hash_only_when_on() -> None:
     assert "check_error_atoms" not in _generator(GeneratorSettings())
+    assert "check_error_situation" not in _generator(GeneratorSettings(check_error_atoms=True))
     assert _generator(GeneratorSettings(check_error_atoms=True))["check_error_atoms"] is True

@@ -336,3 +336,23 @@ def test_the_checks_error_kind_conditions_the_record_on_its_mistake_alone() -> N
     after_wrong_rows = facts_after(facts_of, TASK, failed_action, unknown_column.model_copy(
         update={"details": "wrong rows"}), error_kind)
     assert not ApplicabilityCondition.from_text(with_error).applies(after_wrong_rows)
+
+
+def test_with_situation_the_checks_error_keeps_the_most_telling_situation_atom_and_no_action_atom() -> None:
+    proposal = Proposal(
+        alternatives=[Alternative(action=Action(content=FIXED_SQL), rationale="join customers")],
+        usage=Usage(), raw_text="", condition_source="derived",
+    )
+    failed_action = Action(content=FAILED_SQL)
+    unknown_column = CheckResult(utility=0.0, passed=False, completed=True, status="error",
+                                 details="SQLite error: no such column: price")
+
+    def error_kind(result: CheckResult) -> str | None:
+        return "no_such_column"
+
+    decision = facts_after(facts_of, TASK, failed_action, unknown_column, error_kind)
+    context = ConditionContext(facts_of=facts_of, error_kind=error_kind, error_with_situation=True)
+    out = derive_for_proposal(proposal, task=TASK, failed_action=failed_action, decision=decision, context=context)
+    text = out.alternatives[0].condition_text
+    assert text == 'check_error == "no_such_column" and "customers" in tables'
+    assert out.alternatives[0].condition_origin == "derived:mistake+situation"

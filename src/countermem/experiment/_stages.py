@@ -87,7 +87,7 @@ UNVERIFIED_HEADER = "Advice from past corrections that were NOT checked (use it 
 SelectorKind = Literal["dqn", "skip", "top1", "random"]
 
 
-_GENERATOR_SETTINGS_ADDED_LATER = ("portable", "max_situation_share", "check_error_atoms")
+_GENERATOR_SETTINGS_ADDED_LATER = ("portable", "max_situation_share", "check_error_atoms", "check_error_situation")
 
 
 def _generator_defaults_since_hashes(generator: GeneratorSettings) -> set[str]:
@@ -316,6 +316,7 @@ def construct_memory(
                 portable=generator_settings.portable,
                 max_situation_share=generator_settings.max_situation_share,
                 error_kind=benchmark.error_kind if generator_settings.check_error_atoms else None,
+                error_with_situation=generator_settings.check_error_situation,
             )
             if generator_settings.conditions == "derived" else None,
             lessons=LessonWriter(

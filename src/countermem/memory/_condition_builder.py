@@ -375,6 +375,8 @@ class ConditionContext:
     error_kind: Callable[[CheckResult], str | None] | None = None
     """`Benchmark.error_kind` when `GeneratorSettings.check_error_atoms` is on: construction's
     decision facts then carry `check_error`, which becomes the record's first mistake atom."""
+    error_with_situation: bool = False
+    """`GeneratorSettings.check_error_situation`: the error and one situation atom, no action atom."""
 
 
 def identity_values(task: Task) -> frozenset[str]:
@@ -399,7 +401,8 @@ def derive_for_proposal(
     situation atom: the missing `Action:` line is the mistake whatever the task asks. With
     `context.error_kind`, the check's verdict (`check_error` in `decision`) is the failed side's
     first fact, and the record is conditioned on its mistake alone in the same way: the same kind of
-    error after the same kind of action, whatever the question or schema.
+    error after the same kind of action, whatever the question or schema (or, with
+    `context.error_with_situation`, the error and the most telling situation atom).
     """
     if proposal.condition_source != "derived":
         return proposal
@@ -417,7 +420,10 @@ def derive_for_proposal(
         situation = failed = decision
     limits = context.limits if context is not None else BuilderLimits()
     if isinstance(check_error, str):
-        limits = replace(limits, situation_atoms_with_mistake=0)
+        if context is not None and context.error_with_situation:
+            limits = replace(limits, mistake_atoms=1)
+        else:
+            limits = replace(limits, situation_atoms_with_mistake=0)
     form_limits = replace(limits, situation_atoms_with_mistake=0)
     derived: list[Alternative] = []
     for alternative in proposal.alternatives:

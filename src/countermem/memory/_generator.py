@@ -146,6 +146,12 @@ class GeneratorSettings(BaseModel):
     conditions held at 4 of the 15 failures of the agent alone, 8 more were one atom of the
     question or schema away, and 8 of the 15 were unknown-column errors, as 5 of the 9 records'
     sources were (docs/results.md)."""
+    check_error_situation: bool = False
+    """With `check_error_atoms`: the condition is the check's error and the record's most telling
+    situation atom (a question keyword, a table), no atom of the action: it fires after the same
+    kind of error on a question like its own. Measured on sql-shop with the error alone: one
+    lesson about "how many orders were returned", conditioned on `no_such_column` alone, was
+    shown after 6 unknown-column failures of other questions, and the 1.5B answered its question."""
     grammar: bool = False
     """Sampled edits: hold every draw to the answer contract with a GBNF grammar (`_grammar`);
     llama.cpp backends only (the embedded one, or a llama.cpp server)."""
