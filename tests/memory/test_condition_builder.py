@@ -302,17 +302,21 @@ def test_the_share_bound_reaches_the_derived_condition() -> None:
     assert origins == ["derived:situation", "derived:identity"]
 
 
-def test_the_checks_error_kind_conditions_the_record_on_its_mistake_alone() -> None:
-    proposal = Proposal(
-        alternatives=[Alternative(action=Action(content=FIXED_SQL), rationale="join customers")],
-        usage=Usage(), raw_text="", condition_source="derived",
-    )
-    failed_action = Action(content=FAILED_SQL)
-    unknown_column = CheckResult(utility=0.0, passed=False, completed=True, status="error",
-                                 details="SQLite error: no such column: price")
+JOIN_PROPOSAL = Proposal(
+    alternatives=[Alternative(action=Action(content=FIXED_SQL), rationale="join customers")],
+    usage=Usage(), raw_text="", condition_source="derived",
+)
+UNKNOWN_COLUMN = CheckResult(utility=0.0, passed=False, completed=True, status="error",
+                             details="SQLite error: no such column: price")
 
-    def error_kind(result: CheckResult) -> str | None:
-        return "no_such_column" if "no such column" in result.details else None
+
+def unknown_column_kind(result: CheckResult) -> str | None:
+    return "no_such_column" if "no such column" in result.details else None
+
+
+def test_the_checks_error_kind_conditions_the_record_on_its_mistake_alone() -> None:
+    proposal, unknown_column, error_kind = JOIN_PROPOSAL, UNKNOWN_COLUMN, unknown_column_kind
+    failed_action = Action(content=FAILED_SQL)
 
     texts = []
     for kind in (None, error_kind):
@@ -339,16 +343,8 @@ def test_the_checks_error_kind_conditions_the_record_on_its_mistake_alone() -> N
 
 
 def test_with_situation_the_checks_error_keeps_the_most_telling_situation_atom_and_no_action_atom() -> None:
-    proposal = Proposal(
-        alternatives=[Alternative(action=Action(content=FIXED_SQL), rationale="join customers")],
-        usage=Usage(), raw_text="", condition_source="derived",
-    )
+    proposal, unknown_column, error_kind = JOIN_PROPOSAL, UNKNOWN_COLUMN, unknown_column_kind
     failed_action = Action(content=FAILED_SQL)
-    unknown_column = CheckResult(utility=0.0, passed=False, completed=True, status="error",
-                                 details="SQLite error: no such column: price")
-
-    def error_kind(result: CheckResult) -> str | None:
-        return "no_such_column"
 
     decision = facts_after(facts_of, TASK, failed_action, unknown_column, error_kind)
     context = ConditionContext(facts_of=facts_of, error_kind=error_kind, error_with_situation=True)
