@@ -9,14 +9,15 @@ it failed is replayed from its transcript, decision by decision (the first, and 
 action), and every live content record of the method family's store is evaluated there
 (`countermem.experiment._condition_misses`). Printed: how many failures some record's condition
 reached (and how many of the tasks it solved, where a record could break one), how many were one
-atom away (and what that atom reads: the task's facts or the action's), and how many further;
-then, for up to --show near misses, the task, the record and the atom.
+atom away (and what that atom reads: the task's facts or the action's), how many further, the
+error kind of each failure's last check (`Benchmark.error_kind`); then, for up to --show near
+misses, the task, the record and the atom.
 With --rederive, every record's condition is first derived again from its own failed action, check
 and correction as construction would with the study's generator settings (`stored`: as they are,
-a check of the tool) or with `check_error_atoms` on (and `check_error_situation`): what those conditions would have reached on the
-same failures (the agent's trajectories would change once records are shown; this counts where they
-could first fire). No model and no checker runs; the domain's facts are recomputed from the saved
-actions.
+a check of the tool) or with `check_error_atoms` on (and `check_error_situation`): what those
+conditions would have reached on the same failures (the agent's trajectories would change once
+records are shown; this counts where they could first fire). No model and no checker runs; the
+domain's facts are recomputed from the saved actions.
 """
 
 from __future__ import annotations
