@@ -32,20 +32,23 @@ from countermem.core import Task
 from countermem.domains import load_benchmark
 from countermem.experiment._condition_misses import content_records, miss_table, rederived, task_misses
 from countermem.experiment._rundir import read_transcript, safe_name
+from countermem.experiment._stages import condition_context
+from countermem.experiment._study_analyses import condition_root
 from countermem.experiment._study_config import StudyConfig
 from countermem.experiment._study_plan import cell_tasks
-from countermem.memory import ConditionContext, SQLiteStore
+from countermem.memory import SQLiteStore
 
 CONDITIONS = ("heldout", "look-alike", "original-environment", "new-environment")
 
 
 def _none_run(root: Path, benchmark: str, seed: int, condition: str) -> Path:
-    base = root / "results" if condition == "heldout" else root / "analyses"
-    pattern = (f"*/none/*/{benchmark}/seed-{seed}" if condition == "heldout"
-               else f"*/transfer/{condition}/none/*/{benchmark}/seed-{seed}")
-    runs = sorted(p for p in base.glob(pattern) if (p / "results.jsonl").is_file())
+    runs = []
+    for backbone in sorted(p.name for p in (root / "results").glob("*") if p.is_dir()):
+        none = condition_root(root, backbone, condition) / "none"
+        runs += [run for run in sorted(none.glob(f"*/{benchmark}/seed-{seed}")) if (run / "results.jsonl").is_file()]
     if len(runs) != 1:
-        sys.exit(f"{len(runs)} none runs match {base}/{pattern}; name --seed or --condition so that one does")
+        sys.exit(f"{len(runs)} none runs of {benchmark} seed {seed} under {condition}; name --seed or --condition so "
+                 "that one does")
     return runs[0]
 
 
@@ -76,15 +79,11 @@ def main() -> None:
     cell = cell_tasks(loaded, config, args.seed)
     tasks.update({t.id: t for t in cell.all()})
     if args.rederive is not None:
-        generator = config.memory.generator
-        sources = cell.construct
-        context = ConditionContext(
-            facts_of=loaded.facts, population=tuple(loaded.facts(t) for t in sources), rank_by_rarity=generator.rarity,
-            environments=tuple(t.environment or "" for t in sources), portable=generator.portable,
-            max_situation_share=generator.max_situation_share,
-            error_kind=loaded.error_kind if args.rederive != "stored" or generator.check_error_atoms else None,
-            error_with_situation=args.rederive == "check-error-situation" or generator.check_error_situation,
-        )
+        generator = config.memory.generator.settings()
+        if args.rederive != "stored":
+            generator = generator.model_copy(update={
+                "check_error_atoms": True, "check_error_situation": args.rederive == "check-error-situation"})
+        context = condition_context(loaded, cell.construct, generator)
         records = [rederived(r, tasks[r.source.task_id], context) for r in records]
     rows, solved = [], []
     kinds: Counter[str] = Counter()

@@ -27,15 +27,9 @@ from pathlib import Path
 from countermem.experiment._paired import PairedMeasures, paired_measures, pooled_reach
 from countermem.experiment._self_repair import RunPair, pool_pairs
 from countermem.experiment._significance import format_test
+from countermem.experiment._study_analyses import condition_root
 
 CONDITIONS = ("heldout", "look-alike", "original-environment", "new-environment")
-
-
-def condition_root(study: Path, backbone: Path, condition: str) -> Path:
-    """Where a backbone's runs of one condition live: method/agent/benchmark/seed-N below it."""
-    if condition == "heldout":
-        return study / "results" / backbone.name
-    return study / "analyses" / backbone.name / "transfer" / condition
 
 
 def find_pairs(
@@ -45,7 +39,7 @@ def find_pairs(
     pairs = []
     backbones = sorted(p for p in (study / "results").glob("*") if p.is_dir()) if (study / "results").is_dir() else []
     for backbone in backbones:
-        root = condition_root(study, backbone, condition)
+        root = condition_root(study, backbone.name, condition)
         for run in sorted((root / method).glob("*/*/seed-*")):
             agent, bench, seed = run.relative_to(root / method).parts
             if benchmark is not None and bench != benchmark:

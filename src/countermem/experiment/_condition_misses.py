@@ -43,8 +43,8 @@ class AtomMiss(BaseModel):
 
     atom: str
     side: AtomSide
-    facts: list[str]
     """`task`: every fact it reads is a fact of the task alone; `action`: it reads the action's."""
+    facts: list[str]
 
 
 class NearestRecord(BaseModel):
@@ -154,7 +154,6 @@ def miss_table(rows: Sequence[TaskMisses], n_records: int) -> MissTable:
         one_atom_sides=dict(Counter(a.side for a in atoms).most_common()),
         one_atom_facts=dict(Counter(",".join(a.facts) for a in atoms).most_common()),
     )
-
 
 
 def rederived(record: Record, task: Task, context: ConditionContext) -> Record:

@@ -23,7 +23,7 @@ say so: its choices are those of an untrained network.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -194,6 +194,20 @@ class MemorySettings(BaseModel):
         return GeneratorSettings.batch() if simulated else self.generator
 
 
+def condition_context(benchmark: Benchmark, tasks: Sequence[Task], settings: GeneratorSettings) -> ConditionContext:
+    """What derived conditions read, for a construction over `tasks` (the source tasks)."""
+    return ConditionContext(
+        facts_of=benchmark.facts,
+        population=tuple(benchmark.facts(t) for t in tasks),
+        rank_by_rarity=settings.rarity,
+        environments=tuple(t.environment or "" for t in tasks),
+        portable=settings.portable,
+        max_situation_share=settings.max_situation_share,
+        error_kind=benchmark.error_kind if settings.check_error_atoms else None,
+        error_with_situation=settings.check_error_situation,
+    )
+
+
 class StageReport(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -308,16 +322,7 @@ def construct_memory(
             on_learned=_admission_log(run_dir),
             instructions=benchmark.instructions(),
             mode=benchmark.repair_mode,
-            conditions=ConditionContext(
-                facts_of=benchmark.facts,
-                population=tuple(benchmark.facts(t) for t in tasks),
-                rank_by_rarity=generator_settings.rarity,
-                environments=tuple(t.environment or "" for t in tasks),
-                portable=generator_settings.portable,
-                max_situation_share=generator_settings.max_situation_share,
-                error_kind=benchmark.error_kind if generator_settings.check_error_atoms else None,
-                error_with_situation=generator_settings.check_error_situation,
-            )
+            conditions=condition_context(benchmark, tasks, generator_settings)
             if generator_settings.conditions == "derived" else None,
             lessons=LessonWriter(
                 generator_llm or llm,

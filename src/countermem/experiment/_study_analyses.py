@@ -651,3 +651,11 @@ def write_study_folder_report(
     return write_study_report(
         out_dir or study_root / STUDY_REPORT_NAME, rows, analyses, name=STUDY_REPORT_NAME, preface=preface
     )
+
+
+def condition_root(study: Path, backbone: str, condition: str) -> Path:
+    """Where a backbone's runs of one condition live (method/agent/benchmark/seed-N below it):
+    `heldout` in the study's `results/`, a transfer condition under `analyses/`."""
+    if condition == "heldout":
+        return study / "results" / backbone
+    return study / "analyses" / backbone / "transfer" / condition

@@ -406,7 +406,6 @@ def derive_for_proposal(
     """
     if proposal.condition_source != "derived":
         return proposal
-    check_error = decision.get(CHECK_ERROR_FACT) if context is not None and context.error_kind else None
     if context is not None:
         situation = context.facts_of(task, None)
         failed = (
@@ -414,16 +413,15 @@ def derive_for_proposal(
             if decision.get(MALFORMED_FACT) is True
             else context.facts_of(task, failed_action)
         )
+        limits = context.limits
+        check_error = decision.get(CHECK_ERROR_FACT) if context.error_kind else None
         if isinstance(check_error, str):
             failed = Facts(values={CHECK_ERROR_FACT: check_error, **failed.values})
+            limits = (replace(limits, mistake_atoms=1) if context.error_with_situation
+                      else replace(limits, situation_atoms_with_mistake=0))
     else:
         situation = failed = decision
-    limits = context.limits if context is not None else BuilderLimits()
-    if isinstance(check_error, str):
-        if context is not None and context.error_with_situation:
-            limits = replace(limits, mistake_atoms=1)
-        else:
-            limits = replace(limits, situation_atoms_with_mistake=0)
+        limits = BuilderLimits()
     form_limits = replace(limits, situation_atoms_with_mistake=0)
     derived: list[Alternative] = []
     for alternative in proposal.alternatives:
