@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/lesson_yield.py STORE [--variants fixed varied none]
          [--candidates N] [--writer qwen2.5-coder-1.5b] [--agent qwen2.5-coder-0.5b] [--cache DIR]
-         [--out DIR] [--limit N]
+         [--out DIR] [--limit N] [--source-phrases]
 
 For every content record of STORE (form repairs teach their form already and have no lesson), and
 for every examples variant of the writing prompt (`[memory.lesson] examples`), the lesson is
@@ -41,6 +41,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--candidates", type=int, default=1, help="lessons written per record until one is verified (1-4)")
+    parser.add_argument("--source-phrases", action="store_true", help="[memory.lesson] source_phrases: refuse lessons repeating the source task's words")
     args = parser.parse_args()
     if not args.store.is_file():
         sys.exit(f"no store at {args.store}: give the store file a study's construction wrote")
@@ -64,17 +65,19 @@ def main() -> None:
     print("variant | candidates | records | written | copied example | leaked | passed | control passed too | verified | writer tokens | seconds")
     try:
         for variant in args.variants:
-            row = _variant(variant, args.candidates, records, benchmarks, worlds, tasks, writer, agent, out)
+            row = _variant(variant, args.candidates, args.source_phrases, records, benchmarks, worlds, tasks, writer, agent, out)
             print(" | ".join(str(v) for v in row), flush=True)
     finally:
         if out is not None:
             out.close()
 
 
-def _variant(variant: LessonExamples, candidates: int, records, benchmarks, worlds, tasks, writer, agent, out) -> list[object]:  # type: ignore[no-untyped-def]
+def _variant(variant: LessonExamples, candidates: int, source_phrases: bool, records, benchmarks, worlds, tasks, writer, agent, out) -> list[object]:  # type: ignore[no-untyped-def]
     started = time.perf_counter()
     counts = {"written": 0, "copied": 0, "leaked": 0, "passed": 0, "control": 0, "verified": 0, "tokens": 0}
-    settings = LessonSettings(enabled=True, examples=variant, control="required", candidates=candidates)
+    settings = LessonSettings(
+        enabled=True, examples=variant, control="required", candidates=candidates, source_phrases=source_phrases
+    )
     for index, record in enumerate(records, 1):
         benchmark = benchmarks[record.source.benchmark]
         task = tasks.get((benchmark.name, record.source.task_id))

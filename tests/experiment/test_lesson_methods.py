@@ -49,3 +49,10 @@ def test_default_lesson_settings_leave_the_recorded_memory_config_as_before(tmp_
     assert MemorySettings(store=tmp_path / "s.sqlite", offer_at_start=False).flat()["offer_at_start"] is False
     changed = MemorySettings(store=tmp_path / "s.sqlite", lesson=LessonSettings(enabled=True), rendering="lesson").flat()
     assert changed["rendering"] == "lesson" and '"enabled":true' in str(changed["lesson"])
+
+
+def test_source_phrases_enter_the_recorded_lesson_config_only_when_on(tmp_path: Path) -> None:
+    enabled = MemorySettings(store=tmp_path / "s.sqlite", lesson=LessonSettings(enabled=True)).flat()
+    assert "source_phrases" not in str(enabled["lesson"]), "a lesson run recorded before the setting resumes"
+    on = MemorySettings(store=tmp_path / "s.sqlite", lesson=LessonSettings(enabled=True, source_phrases=True)).flat()
+    assert '"source_phrases":true' in str(on["lesson"])

@@ -30,6 +30,7 @@ from countermem.memory import (
     lesson_examples,
     make_embedder,
     parse_lesson,
+    repeated_phrases,
     scrub_names,
     source_names,
 )
@@ -397,3 +398,48 @@ def test_advice_expires_after_one_reply_only_when_its_lifetime_is_reply(tmp_path
                                           options=AdvisorOptions(advice_lifetime=lifetime, write_counters=False))
             advice = memory.advise(decision)
             assert advice is not None and advice.record_id is not None and advice.expires is expires
+
+
+RETURNS_TASK = "Database `shop` (SQLite). Schema:\nsales(id, state)\n\nQuestion: How many orders were returned?"
+RETURNS_FAILED = "SELECT COUNT(*) FROM sales WHERE state = 'back'"
+RETURNS_FIXED = "SELECT COUNT(*) FROM sales WHERE state = 'R'"
+QUESTION_LESSON = "Lesson: When the question asks how many orders were returned, compare with the stored code."
+GENERAL_LESSON = "Lesson: When a filter value is encoded, look up its encoding in the schema before comparing."
+
+
+def returns_record() -> Record:
+    return record().model_copy(update={
+        "situation": RETURNS_TASK, "original_action": Action(content=RETURNS_FAILED),
+        "improved_action": Action(content=RETURNS_FIXED),
+    })
+
+
+def test_repeated_phrases_are_the_content_words_a_lesson_repeats_from_its_source() -> None:
+    assert repeated_phrases(QUESTION_LESSON, RETURNS_TASK, "sql") == ["orders", "returned"]
+    assert repeated_phrases(GENERAL_LESSON, RETURNS_TASK, "sql") == []
+    assert repeated_phrases("Count the number of rows.", "What is the number of orders?", "sql") == [], (
+        "a phrase of function and generic words names nothing of the task"
+    )
+    assert repeated_phrases(GOOD_LESSON, TASK.prompt, "sql") == []
+    assert repeated_phrases("the most customers wins", TASK.prompt, "sql") == ["customers"]
+    assert not source_names([RETURNS_FAILED, RETURNS_FIXED], "sql") & {"orders"}, (
+        "the question's words are not names of the actions: only the phrase check sees them"
+    )
+
+
+def test_a_lesson_repeating_its_source_question_is_rewritten_only_with_source_phrases() -> None:
+    lessons, _, _ = writer([QUESTION_LESSON], [f"```sql\n{FIXED}\n```"])
+    assert lessons.lesson_for(returns_record(), OneQueryWorld(), State(task_id="t0", payload=0)).verified, (
+        "off by default: the first version admits it"
+    )
+
+    lessons, write, _ = writer([QUESTION_LESSON, GENERAL_LESSON], [f"```sql\n{FIXED}\n```"], source_phrases=True)  # type: ignore[arg-type]
+    lesson = lessons.lesson_for(returns_record(), OneQueryWorld(), State(task_id="t0", payload=0))
+    assert lesson.verified and lesson.text == GENERAL_LESSON.removeprefix("Lesson: ")
+    assert "orders, returned" in write.prompts[1][-1].content, "the retry names the repeated words"
+
+    lessons, _, verify = writer([QUESTION_LESSON, QUESTION_LESSON], [f"```sql\n{FIXED}\n```"], source_phrases=True)  # type: ignore[arg-type]
+    lesson = lessons.lesson_for(returns_record(), OneQueryWorld(), State(task_id="t0", payload=0))
+    assert lesson.text == "When the question asks how many <name> were <name>, compare with the stored code."
+    assert lesson.scrubbed == ["orders", "returned"] and lesson.leaked == []
+    assert "orders" not in verify.prompts[0][-1].content.split("## Lesson")[1], "the check sees the scrubbed lesson"

@@ -88,13 +88,14 @@ SelectorKind = Literal["dqn", "skip", "top1", "random"]
 
 
 _GENERATOR_SETTINGS_ADDED_LATER = ("portable", "max_situation_share", "check_error_atoms", "check_error_situation")
+_LESSON_SETTINGS_ADDED_LATER = ("source_phrases",)
 
 
-def _generator_defaults_since_hashes(generator: GeneratorSettings) -> set[str]:
-    """Generator settings added after runs were recorded, at their defaults: left out of the stage
-    config so that those runs keep their hash and resume."""
-    fields = GeneratorSettings.model_fields
-    return {name for name in _GENERATOR_SETTINGS_ADDED_LATER if getattr(generator, name) == fields[name].default}
+def _defaults_since_hashes(settings: BaseModel, added_later: tuple[str, ...]) -> set[str]:
+    """Settings added after runs were recorded, at their defaults: left out of the stage config so
+    that those runs keep their hash and resume."""
+    fields = type(settings).model_fields
+    return {name for name in added_later if getattr(settings, name) == fields[name].default}
 
 
 _MEMORY_SETTINGS_ADDED_LATER = (
@@ -179,9 +180,13 @@ class MemorySettings(BaseModel):
         data["store"] = describe_location(self.store)  # a run folder never holds a server's password
         data["reward"] = self.reward.model_dump_json()
         data["dqn"] = self.dqn.model_dump_json()
-        data["generator"] = self.generator.model_dump_json(exclude=_generator_defaults_since_hashes(self.generator))
+        data["generator"] = self.generator.model_dump_json(
+            exclude=_defaults_since_hashes(self.generator, _GENERATOR_SETTINGS_ADDED_LATER)
+        )
         if self.lesson != LessonSettings():
-            data["lesson"] = self.lesson.model_dump_json()
+            data["lesson"] = self.lesson.model_dump_json(
+                exclude=_defaults_since_hashes(self.lesson, _LESSON_SETTINGS_ADDED_LATER)
+            )
         data["readable_scopes"] = ",".join(self.readable_scopes)
         for name in _MEMORY_SETTINGS_ADDED_LATER:
             if getattr(self, name) == MemorySettings.model_fields[name].default:

@@ -97,6 +97,7 @@ from countermem.memory._lesson import (
     lesson_prompt_kind,
     lesson_prompt_situation,
     parse_lesson,
+    repeated_phrases,
     scrub_names,
     source_names,
 )
@@ -397,6 +398,7 @@ __all__ = [
     "render_generation_prompt",
     "render_record",
     "render_sampled_prompt",
+    "repeated_phrases",
     "reverify",
     "sampled_prompt_situation",
     "scope_of",

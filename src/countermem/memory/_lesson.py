@@ -59,6 +59,41 @@ _QUOTED = re.compile(r"'([^'\n]{2,})'|\"([^\"\n]{2,})\"")
 _CODE_BLOCK = re.compile(r"```.*?(```|$)", re.DOTALL)
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _MID_SENTENCE_CAPITAL = re.compile(r"(?<=[a-z,;:] )([A-Z][a-z]{2,})")
+_WORD = re.compile(r"[A-Za-z]+")
+_FUNCTION_WORDS = frozenset(
+    ["a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "from", "with", "into", "onto", "over", "under", "about", "as", "and", "or", "but", "nor", "not", "no", "so", "if", "then", "than", "that", "this", "these", "those", "there", "their", "them", "they", "it", "its", "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "do", "does", "did", "can", "could", "will", "would", "shall", "should", "may", "might", "must", "one", "two", "its", "his", "her", "our", "your", "my", "who", "whom", "whose", "which", "what", "when", "where", "why", "how", "all", "any", "each", "every", "some", "such", "same", "other", "another", "own", "only", "also", "just", "more", "most", "less", "least", "many", "much", "few", "very", "too", "out", "up", "down", "off", "again", "once", "here"]
+)
+GENERIC_WORDS = frozenset(
+    ["question", "questions", "ask", "asks", "asked", "answer", "answers", "item", "items", "thing", "things", "value", "values", "name", "names", "number", "numbers", "count", "counts", "total", "totals", "sum", "average", "amount", "amounts", "list", "lists", "show", "find", "return", "returns", "row", "rows", "column", "columns", "table", "tables", "record", "records", "result", "results", "query", "queries", "key", "keys", "id", "ids", "function", "functions", "argument", "arguments", "input", "inputs", "output", "outputs", "string", "strings", "integer", "integers", "element", "elements", "given", "write", "first", "last", "top", "bottom", "highest", "lowest", "largest", "smallest", "greatest", "biggest", "maximum", "minimum", "order", "ordered", "sorted", "different", "distinct", "unique", "times", "time", "whether", "true", "false", "case", "cases", "type", "types", "kind", "kinds", "group", "groups", "each", "per", "every", "condition", "conditions", "lesson", "action", "actions", "task", "tasks", "mistake", "fix", "correct", "corrected", "failed", "check"]
+)
+"""Words a general lesson uses whatever the task (with `_FUNCTION_WORDS`): a phrase of the source
+situation made of these alone ("the number of", "for each group") names nothing of the task."""
+PHRASE_WORDS = 3
+"""Words in a row a lesson may not repeat from its source situation when one is a content word."""
+
+
+def repeated_phrases(lesson: str, situation: str, action_language: str, length: int = PHRASE_WORDS) -> list[str]:
+    """The content words of every `length`-word phrase that `lesson` repeats from `situation`, sorted.
+
+    A content word is one of three or more letters that is neither a function word, a word a
+    general lesson needs (`GENERIC_WORDS`), nor a keyword of the action language: "how many orders
+    were returned" repeated from its question gives `orders`, `returned`; "the number of" gives none."""
+    keywords = _KEYWORDS.get(action_language.lower(), frozenset())
+
+    def content(word: str) -> bool:
+        return len(word) >= 3 and word not in _FUNCTION_WORDS and word not in GENERIC_WORDS and word not in keywords
+
+    source = [w.lower() for w in _WORD.findall(situation)]
+    grams = {tuple(source[i : i + length]) for i in range(len(source) - length + 1)}
+    mine = [w.lower() for w in _WORD.findall(lesson)]
+    found: set[str] = set()
+    for i in range(len(mine) - length + 1):
+        gram = tuple(mine[i : i + length])
+        if gram in grams:
+            found.update(w for w in gram if content(w))
+    return sorted(found)
+
+
 _LESSON_LINE = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*)?lesson(?:\*\*)?\s*[:：]\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 
 
@@ -84,6 +119,10 @@ class LessonSettings(BaseModel):
     """Example lessons in the writing prompt: `fixed` (three, two of them SQL: the first version), `varied`
     (five of the task's own action language, with a warning not to copy them) or `none` (a
     description of a lesson's form instead)."""
+    source_phrases: bool = False
+    """Also refuse a lesson that repeats three words in a row of its source task's situation (its
+    question, schema or prompt) with a content word among them, as naming the source task: it is
+    rewritten, then those words are scrubbed, as leaked names are."""
     control: LessonControl = "off"
     """After a lesson passes, also apply an empty lesson (the failed action and its check alone, as
     many draws): `record` keeps that control's check on the lesson, `required` also verifies the
@@ -426,7 +465,7 @@ class LessonWriter:
                 temperature=0.0 if candidate == 0 else 0.8, max_tokens=self.settings.max_tokens,
                 seed=self.seed + candidate,
             )
-            written = self._write(prompt, params, names, lang)
+            written = self._write(prompt, params, names, lang, record.situation)
             if written.text in tried:
                 continue
             tried.add(written.text)
@@ -439,7 +478,15 @@ class LessonWriter:
         assert lesson is not None
         return lesson
 
-    def _write(self, prompt: list[Message], params: GenerationParams, names: set[str], lang: str) -> Lesson:
+    def _names_in(self, lesson: str, names: set[str], lang: str, situation: str) -> set[str]:
+        """`names` plus, with `source_phrases`, the content words of phrases `lesson` repeats from `situation`."""
+        if not self.settings.source_phrases:
+            return names
+        return names | set(repeated_phrases(lesson, situation, lang))
+
+    def _write(
+        self, prompt: list[Message], params: GenerationParams, names: set[str], lang: str, situation: str
+    ) -> Lesson:
         """One lesson, rewritten when it names the source task or copies an example (not yet checked)."""
         examples = lesson_examples(self.settings.examples, lang)
         messages = list(prompt)
@@ -448,7 +495,7 @@ class LessonWriter:
         for write in range(self.settings.writes):
             answer = self._call(self.writer, messages, params)
             lesson = parse_lesson(answer)
-            leaked = leaked_names(lesson, names)
+            leaked = leaked_names(lesson, self._names_in(lesson, names, lang, situation))
             copied = copied_example(lesson, examples)
             if lesson and not leaked and copied is None:
                 break
@@ -460,8 +507,9 @@ class LessonWriter:
                 messages = [*messages, Message(role="assistant", content=answer), Message(role="user", content=note)]
         scrubbed: list[str] = []
         if lesson and leaked:
-            lesson, scrubbed = scrub_names(lesson, names), leaked
-            leaked = leaked_names(lesson, names)
+            found = self._names_in(lesson, names, lang, situation)
+            lesson, scrubbed = scrub_names(lesson, found), leaked
+            leaked = leaked_names(lesson, self._names_in(lesson, names, lang, situation))
         return Lesson(
             text=lesson, verified=False, writer=self.writer.name, verifier=self.verifier.name, leaked=leaked,
             scrubbed=scrubbed, copied_example=copied is not None,
