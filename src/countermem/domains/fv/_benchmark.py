@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from abc import abstractmethod
 
-from countermem.core import Action, CheckerUnavailableError, DataUnavailableError, Facts, Task
+from countermem.core import Action, CheckerUnavailableError, CheckResult, DataUnavailableError, Facts, Task
 from countermem.domains._protocol import Availability, Benchmark
 from countermem.domains.fv._coqc import CoqcLimits, coqc_path, coqc_version, run_coqc
+from countermem.domains.fv._errors import error_kind
 from countermem.domains.fv._facts import coq_facts
 from countermem.domains.fv._problem import CoqProblem
 from countermem.domains.fv._sandboxed import coq_sandbox_availability, run_coqc_sandboxed
@@ -103,6 +104,9 @@ class CoqBenchmark(Benchmark):
 
     def facts(self, task: Task, action: Action | None = None) -> Facts:
         return coq_facts(CoqProblem.from_task(task), task.environment, action)
+
+    def error_kind(self, result: CheckResult) -> str | None:
+        return error_kind(result.status, result.details)
 
     def wrong_action(self, task: Task) -> Action:
         return Action(content=WRONG_PROOF)

@@ -9,9 +9,18 @@ from abc import abstractmethod
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from countermem.core import Action, CountermemError, DataUnavailableError, Facts, Task, package_version
+from countermem.core import (
+    Action,
+    CheckResult,
+    CountermemError,
+    DataUnavailableError,
+    Facts,
+    Task,
+    package_version,
+)
 from countermem.domains._data import dataset_dir, verified_file
 from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions
+from countermem.domains.math._errors import error_kind
 from countermem.domains.math._facts import math_facts
 from countermem.domains.math._judge import DEFAULT_TIMEOUT_S, AnswerJudge
 from countermem.domains.math._world import MathWorldModel
@@ -129,6 +138,9 @@ class MathBenchmark(Benchmark):
 
     def facts(self, task: Task, action: Action | None = None) -> Facts:
         return math_facts(task, action, task.prompt, self.numeric_answers, latex=self.latex_problems)
+
+    def error_kind(self, result: CheckResult) -> str | None:
+        return error_kind(result.status, result.details)
 
     def _require_gold(self, task: Task) -> str:
         if task.gold is None:

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from countermem.core import Action, CheckResult, CheckStatus, ConfigError, Cost, Task, package_version
 from countermem.domains._protocol import Benchmark, State
+from countermem.domains.sat._errors import error_kind
 from countermem.domains.sat._solver import SolverBudget
 
 
@@ -75,3 +76,6 @@ class SolverBenchmark(Benchmark):
         if self.options.timeout_s is None:
             return SolverBudget()
         return SolverBudget(seconds=self.options.timeout_s)
+
+    def error_kind(self, result: CheckResult) -> str | None:
+        return error_kind(result.status, result.details)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from countermem.core import CheckerUnavailableError, CheckResult, ConfigError, Cost, package_version
 from countermem.domains._protocol import Availability, Benchmark
+from countermem.domains.smt._errors import error_kind
 from countermem.domains.smt._process import DEFAULT_MEMORY_MB, ProcessOutcome, RunnerReply, run_runner
 
 DEFAULT_TIMEOUT_S = 5.0
@@ -87,3 +88,6 @@ class Z3Benchmark(Benchmark):
         if value <= 0:
             raise ConfigError(f"timeout_s must be positive, got {value}")
         return float(value)
+
+    def error_kind(self, result: CheckResult) -> str | None:
+        return error_kind(result.status, result.details)
