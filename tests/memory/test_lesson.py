@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from countermem.core import Action, CheckResult, ConfigError, Cost, Decision, Facts, Task, Usage
-from countermem.domains import State
+from countermem.domains import State, load_benchmark
 from countermem.llm import Completion, GenerationParams, Message
 from countermem.memory import (
     Admitter,
@@ -443,3 +443,20 @@ def test_a_lesson_repeating_its_source_question_is_rewritten_only_with_source_ph
     assert lesson.text == "When the question asks how many <name> were <name>, compare with the stored code."
     assert lesson.scrubbed == ["orders", "returned"] and lesson.leaked == []
     assert "orders" not in verify.prompts[0][-1].content.split("## Lesson")[1], "the check sees the scrubbed lesson"
+
+
+def test_source_phrases_refuse_the_measured_leaking_lesson_and_keep_the_rescuing_one() -> None:
+    shop = load_benchmark("sql-shop")
+    tasks = {t.id: t for t in shop.tasks()}
+    leaking = (  # the 1.5B's lesson shown after 6 unknown-column failures of other questions, which it then answered
+        "When the question asks how many orders were returned, the failed action used a condition that does not "
+        "exist in the <name> table. The correct action is to simply count the rows."
+    )
+    rescuing = (  # the lesson that turned two held-out tasks, applied to the agent's own query
+        "The failed action used <name> as a column name, which does not exist in the <name> table. The corrected "
+        "action uses COUNT(<name>) instead."
+    )
+    returns = shop.render_task(tasks["sql-shop-wholesale-q04"])
+    assert repeated_phrases(leaking, returns, "sql") == ["orders", "returned"]
+    for task_id in ("sql-shop-wholesale-q04", "sql-shop-wholesale-q14", "sql-shop-marketplace-q15"):
+        assert repeated_phrases(rescuing, shop.render_task(tasks[task_id]), "sql") == []
