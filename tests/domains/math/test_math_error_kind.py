@@ -6,18 +6,13 @@ from __future__ import annotations
 import pytest
 
 from countermem.core import Action
-from countermem.domains import load_benchmark
 from countermem.domains.math._errors import error_kind
+from error_kinds import first_task_world
 
 
 @pytest.mark.parametrize("name", ["gsm8k", "math500"])
 def test_each_kind_of_failed_answer_gets_its_kind_from_the_checker(name: str) -> None:
-    benchmark = load_benchmark(name)
-    if not benchmark.availability().available:
-        pytest.skip(benchmark.availability().reason)
-    task = benchmark.tasks()[0]
-    world = benchmark.world_model()
-    world.reset(task)
+    benchmark, task, world = first_task_world(name)
     answers = {
         "I think it is large.": "no_final_answer",
         "Answer: 123456789": "wrong_value",

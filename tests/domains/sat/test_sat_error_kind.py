@@ -3,32 +3,20 @@ benchmarks; no clause number or variable in a kind."""
 
 from __future__ import annotations
 
-import pytest
-
 from countermem.core import Action
-from countermem.domains import load_benchmark
 from countermem.domains.sat._errors import error_kind
-
-
-def _bench(name: str):  # type: ignore[no-untyped-def]
-    benchmark = load_benchmark(name)
-    if not benchmark.availability().available:
-        pytest.skip(benchmark.availability().reason)
-    task = benchmark.tasks()[0]
-    world = benchmark.world_model()
-    world.reset(task)
-    return benchmark, task, world
+from error_kinds import first_task_world
 
 
 def test_satlib_kinds() -> None:
-    benchmark, task, world = _bench("satlib")
+    benchmark, task, world = first_task_world("satlib")
     cases = {"hello": "malformed_answer", "UNSAT": "false_unsat_claim", benchmark.wrong_action(task).content: "violated_clauses"}
     assert {a: benchmark.error_kind(world.check(Action(content=a))) for a in cases} == cases
     assert benchmark.error_kind(world.check(benchmark.gold_action(task))) is None
 
 
 def test_sat_encode_kinds() -> None:
-    benchmark, task, world = _bench("sat-encode")
+    benchmark, task, world = first_task_world("sat-encode")
     n_vars = int(benchmark.gold_action(task).content.split()[2])
     contradiction = f"p cnf {n_vars} 2\n1 0\n-1 0\n"
     cases = {

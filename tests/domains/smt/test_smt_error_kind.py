@@ -3,25 +3,13 @@ checker's own failure has no kind."""
 
 from __future__ import annotations
 
-import pytest
-
 from countermem.core import Action
-from countermem.domains import load_benchmark
 from countermem.domains.smt._errors import error_kind
-
-
-def _bench(name: str):  # type: ignore[no-untyped-def]
-    benchmark = load_benchmark(name)
-    if not benchmark.availability().available:
-        pytest.skip(benchmark.availability().reason)
-    task = benchmark.tasks()[0]
-    world = benchmark.world_model()
-    world.reset(task)
-    return benchmark, task, world
+from error_kinds import first_task_world
 
 
 def test_smt_encode_kinds() -> None:
-    benchmark, task, world = _bench("smt-encode")
+    benchmark, task, world = first_task_world("smt-encode")
     cases = {
         "hello": "malformed_encoding",
         "(declare-const x Int)\n(assert (> x 1))\n(assert (< x 0))": "unsat_encoding",
@@ -32,7 +20,7 @@ def test_smt_encode_kinds() -> None:
 
 
 def test_smtlib_kinds() -> None:
-    benchmark, task, world = _bench("smtlib")
+    benchmark, task, world = first_task_world("smtlib")
     cases = {"hello": "malformed_strategy", "fail": "gave_up"}
     assert {a: benchmark.error_kind(world.check(Action(content=a))) for a in cases} == cases
     assert benchmark.error_kind(world.check(benchmark.gold_action(task))) is None
