@@ -43,9 +43,8 @@ def test_each_kind_of_failed_proof_gets_its_kind_from_coqc() -> None:
 
 
 def test_checker_failures_and_axioms_read_from_the_details() -> None:
-    kind = error_kind
-    assert kind("rejected", "refused by `Print Assumptions`: the proof rests on ax (an axiom; ...)") == "uses_axiom"
-    assert kind("error", "coqc could not be started: no bwrap") is None, "the checker's fault is no mistake"
-    assert kind("error", "the task itself does not compile (line 3 ...): Error: x") is None
-    assert kind("timeout", "coqc did not finish within 10 s") == "timeout"
-    assert kind("wrong", "coqc rejected the proof at proof line 2, at `x`:\nError: Something new.") == "coq_error"
+    assert error_kind("rejected", "refused by `Print Assumptions`: the proof rests on ax (an axiom; ...)") == "uses_axiom"
+    assert error_kind("error", "coqc could not be started: no bwrap") is None, "the checker's fault is no mistake"
+    assert error_kind("error", "the task itself does not compile (line 3 ...): Error: x") is None
+    assert error_kind("timeout", "coqc did not finish within 10 s") == "timeout"
+    assert error_kind("wrong", "coqc rejected the proof at proof line 2, at `x`:\nError: Something new.") == "coq_error"
