@@ -1,20 +1,25 @@
 """A method against `none`, paired per task and pooled over seeds and studies (issue 24).
 
-Run: .venv/bin/python benchmarks/pooled_pairs.py STUDY [STUDY ...] --method countermem
+Run: .venv/bin/python benchmarks/pooled_pairs.py SOURCE [SOURCE ...] --method countermem
      [--condition heldout|look-alike|original-environment] [--benchmark NAME] [--json OUT]
      [--against METHOD]  (pair with another arm of the same study instead of `none`, e.g. a peer)
+     [--keep DIR]  (keep each pair found in a study folder as a small JSON entry, e.g. results/pairs)
 
-Each STUDY is a study folder of `countermem study`. For every run of `--method` under the chosen
-condition (`heldout`: the study's `results/`; a transfer condition: `analyses/<backbone>/transfer/
-<condition>/`), its `none` twin (same backbone, agent, benchmark and seed) is found, the two are
-paired on the tasks both finished, and all pairs are pooled into one test: each task of each pair
-is one pair of the test. Printed: one row per pair, then the pooled success of each arm, rescued /
-broken with McNemar p, a paired bootstrap 95% interval, task-run tokens per task and per solved
-task, harmful use (per selected record use, the share where the task ended worse than its
-no-memory twin), retrieval coverage (per retrieval attempt, pooled) and reach: of the tasks `none`
-failed, how many had a record used in the method's run and how many of those it solved (a rescue
-needs both; the same for tasks `none` solved, where a use can break). A study that has not reached the condition yet is named and skipped. No model and no
-checker runs.
+Each SOURCE is a study folder of `countermem study`, or a kept pair (a `.json` entry written by
+`--keep`; a folder without a manifest is read as a folder of them). For every run of `--method`
+under the chosen condition (`heldout`: the study's `results/`; a transfer condition:
+`analyses/<backbone>/transfer/<condition>/`), its `none` twin (same backbone, agent, benchmark and
+seed) is found, the two are paired on the tasks both finished, and all pairs are pooled into one
+test: each task of each pair is one pair of the test. Kept entries pool the same way, so a seed run
+on a machine that is gone pools with one run here; two entries that pair the same tasks of one
+seed (a `none` run replayed by two studies) are refused, since they would count each task twice.
+Printed: one row per pair, then the pooled success of each arm, rescued / broken with McNemar p, a
+paired bootstrap 95% interval, task-run tokens per task and per solved task, harmful use (per
+selected record use, the share where the task ended worse than its no-memory twin), retrieval
+coverage (per retrieval attempt, pooled) and reach: of the tasks `none` failed, how many had a
+record used in the method's run and how many of those it solved (a rescue needs both; the same for
+tasks `none` solved, where a use can break). A study that has not reached the condition yet is
+named and skipped. No model and no checker runs.
 """
 
 from __future__ import annotations
@@ -24,8 +29,16 @@ import json
 import sys
 from pathlib import Path
 
-from countermem.experiment._paired import PairedMeasures, paired_measures, pooled_reach
-from countermem.experiment._self_repair import RunPair, pool_pairs
+from countermem.core import ConfigError
+from countermem.experiment._pair_ledger import (
+    PairEntry,
+    entry_from_runs,
+    keep_entry,
+    pool_entries,
+    read_entry,
+)
+from countermem.experiment._paired import PairedMeasures, pooled_reach
+from countermem.experiment._self_repair import RunPair
 from countermem.experiment._significance import format_test
 from countermem.experiment._study_analyses import condition_root
 
@@ -72,39 +85,63 @@ def _coverage(measures: list[PairedMeasures]) -> str:
     return f"{covered / attempts:.2f} of {attempts}" if attempts else "no retrieval"
 
 
+def _entries(source: Path, args: argparse.Namespace) -> list[PairEntry]:
+    """The pairs a source gives for the chosen method, condition, benchmark and arm."""
+    if source.is_file() or (source.is_dir() and not (source / "manifest.json").is_file() and any(source.glob("*.json"))):
+        kept = [read_entry(source)] if source.is_file() else [read_entry(p) for p in sorted(source.glob("*.json"))]
+        chosen = [e for e in kept if e.method == args.method and e.against == args.against
+                  and e.condition == args.condition and args.benchmark in (None, e.benchmark)]
+        if not chosen:
+            print(f"{source}: no kept pair of {args.method} against {args.against} under {args.condition}; skipped")
+        return chosen
+    if not (source / "manifest.json").is_file():
+        sys.exit(f"{source} is neither a study folder (no manifest.json) nor a kept pair (.json): give folders "
+                 "written by `countermem study` or entries written by --keep")
+    found = find_pairs(source, args.method, args.condition, args.benchmark, args.against)
+    if not found:
+        print(f"{source}: no finished {args.method} run with a {args.against} twin under {args.condition} yet; skipped")
+    return [entry_from_runs(source, twin, run, condition=args.condition, against=args.against) for twin, run in found]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("studies", type=Path, nargs="+")
+    parser.add_argument("sources", type=Path, nargs="+", help="study folders, kept pairs (.json) or folders of them")
     parser.add_argument("--method", required=True)
     parser.add_argument("--condition", default="heldout", choices=CONDITIONS)
     parser.add_argument("--benchmark", default=None)
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--against", default="none",
                         help="the arm each run is paired with (another method of the same study, e.g. a peer)")
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="write each pair read from a study folder here as a kept pair (e.g. results/pairs)")
     args = parser.parse_args()
     base = args.against
-    pairs: list[tuple[Path, Path]] = []
-    for study in args.studies:
-        if not (study / "manifest.json").is_file():
-            sys.exit(f"{study} is not a study folder (no manifest.json): give folders written by `countermem study`")
-        found = find_pairs(study, args.method, args.condition, args.benchmark, base)
-        if not found:
-            print(f"{study}: no finished {args.method} run with a {base} twin under {args.condition} yet; skipped")
-        pairs.extend(found)
-    if not pairs:
-        sys.exit("no pair to compare")
+    try:
+        entries = []
+        for source in args.sources:
+            found = _entries(source, args)
+            if args.keep is not None and (source / "manifest.json").is_file():
+                for entry in found:
+                    path, status = keep_entry(entry, args.keep)
+                    print(f"kept {path} ({status})")
+            entries.extend(found)
+        if not entries:
+            sys.exit("no pair to compare")
+        pooled = pool_entries(entries)
+    except ConfigError as error:
+        sys.exit(str(error))
     print(f"pair ({base} -> method) | tasks | {base} solved | method solved | rescued / broken | McNemar p | 95% CI (pp) "
           "| tokens per task | harmful use | retrieval coverage")
     print("|".join(["---"] * 10))
     # harmful use, coverage and reach are measured against a run without memory only
-    measures = [paired_measures(run, twin) for twin, run in pairs] if base == "none" else []
-    for index, (twin, run) in enumerate(pairs):
-        print(_row(f"{twin} -> {run.parts[-4]}", pool_pairs([(twin, run)]), measures[index] if measures else None))
-    pooled = pool_pairs(pairs)
+    measures = [e.measures for e in entries if e.measures is not None]
+    for entry in entries:
+        label = f"{entry.study} {entry.condition} {entry.backbone} {entry.benchmark} seed-{entry.seed}: {base} -> {entry.method}"
+        print(_row(label, pool_entries([entry]), entry.measures))
     n = pooled.tasks
     p, interval = format_test(pooled.test)
     print()
-    print(f"pooled over {len(pairs)} pair(s), {n} tasks: {base} {100 * pooled.solved_first / n:.1f} "
+    print(f"pooled over {len(entries)} pair(s), {n} tasks: {base} {100 * pooled.solved_first / n:.1f} "
           f"({pooled.solved_first}/{n}), {args.method} {100 * pooled.solved_second / n:.1f} ({pooled.solved_second}/{n})")
     print(f"rescued {pooled.test.rescued} / broken {pooled.test.broken}, McNemar p = {p}, 95% CI {interval} pp")
     print(f"task-run tokens: {base} {_tokens(pooled.tokens_first, n, pooled.solved_first)}; {args.method} "
@@ -118,7 +155,7 @@ def main() -> None:
               f"{reach.failures_solved} of them solved; {reach.successes_reached} of the {reach.solved} it solved "
               f"had one, {reach.successes_kept} of them still solved")
     if args.json is not None:
-        args.json.write_text(json.dumps({"pairs": [[str(a), str(b)] for a, b in pairs], **pooled.model_dump()}, indent=1))
+        args.json.write_text(json.dumps({"pairs": [e.name for e in entries], **pooled.model_dump()}, indent=1))
 
 
 if __name__ == "__main__":

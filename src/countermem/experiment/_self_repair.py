@@ -196,17 +196,29 @@ def pool_pairs(pairs: Sequence[tuple[Path, Path]]) -> RunPair:
     each task of each pair is one pair of the test (a task id is prefixed with its pair's index)."""
     if not pairs:
         raise ValueError("no run pair to compare")
-    a: dict[str, TaskOutcome] = {}
-    b: dict[str, TaskOutcome] = {}
-    for index, (first, second) in enumerate(pairs):
-        left = {o.task_id: o for o in RunDir(first).finished()}
-        right = {o.task_id: o for o in RunDir(second).finished()}
+    outcomes = []
+    for first, second in pairs:
+        left, right = RunDir(first).finished(), RunDir(second).finished()
         if not left or not right:
             empty = first if not left else second
             raise FileNotFoundError(f"{empty} has no finished task (results.jsonl): give a run folder of `countermem run`")
+        outcomes.append((left, right, f"{first} and {second}"))
+    return pool_outcomes(outcomes)
+
+
+def pool_outcomes(pairs: Sequence[tuple[Sequence[TaskOutcome], Sequence[TaskOutcome], str]]) -> RunPair:
+    """`pool_pairs` on outcomes already read, each pair with a name for its errors: the same test
+    whether the runs' folders are here or only their kept outcomes are (`_pair_ledger`)."""
+    if not pairs:
+        raise ValueError("no run pair to compare")
+    a: dict[str, TaskOutcome] = {}
+    b: dict[str, TaskOutcome] = {}
+    for index, (first, second, name) in enumerate(pairs):
+        left = {o.task_id: o for o in first}
+        right = {o.task_id: o for o in second}
         shared = set(left) & set(right)
         if not shared:
-            raise ValueError(f"{first} and {second} share no finished task: they cannot be paired")
+            raise ValueError(f"{name} share no finished task: they cannot be paired")
         prefix = f"{index}:" if len(pairs) > 1 else ""
         a.update({prefix + t: left[t] for t in shared})
         b.update({prefix + t: right[t] for t in shared})
