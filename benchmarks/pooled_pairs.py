@@ -86,7 +86,8 @@ def _coverage(measures: list[PairedMeasures]) -> str:
 
 
 def _entries(source: Path, args: argparse.Namespace) -> list[PairEntry]:
-    """The pairs a source gives for the chosen method, condition, benchmark and arm."""
+    """The pairs a source gives for the chosen method, condition, benchmark and arm; a study's are
+    kept under `--keep` as they are read."""
     if source.is_file() or (source.is_dir() and not (source / "manifest.json").is_file() and any(source.glob("*.json"))):
         kept = [read_entry(source)] if source.is_file() else [read_entry(p) for p in sorted(source.glob("*.json"))]
         chosen = [e for e in kept if e.method == args.method and e.against == args.against
@@ -100,7 +101,12 @@ def _entries(source: Path, args: argparse.Namespace) -> list[PairEntry]:
     found = find_pairs(source, args.method, args.condition, args.benchmark, args.against)
     if not found:
         print(f"{source}: no finished {args.method} run with a {args.against} twin under {args.condition} yet; skipped")
-    return [entry_from_runs(source, twin, run, condition=args.condition, against=args.against) for twin, run in found]
+    entries = [entry_from_runs(source, twin, run, condition=args.condition, against=args.against) for twin, run in found]
+    if args.keep is not None:
+        for entry in entries:
+            path, status = keep_entry(entry, args.keep)
+            print(f"kept {path} ({status})")
+    return entries
 
 
 def main() -> None:
@@ -117,14 +123,7 @@ def main() -> None:
     args = parser.parse_args()
     base = args.against
     try:
-        entries = []
-        for source in args.sources:
-            found = _entries(source, args)
-            if args.keep is not None and (source / "manifest.json").is_file():
-                for entry in found:
-                    path, status = keep_entry(entry, args.keep)
-                    print(f"kept {path} ({status})")
-            entries.extend(found)
+        entries = [entry for source in args.sources for entry in _entries(source, args)]
         if not entries:
             sys.exit("no pair to compare")
         pooled = pool_entries(entries)

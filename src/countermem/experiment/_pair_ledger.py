@@ -150,18 +150,15 @@ def check_independent(entries: Sequence[PairEntry]) -> None:
     seen: dict[tuple[str, ...], tuple[PairEntry, set[str]]] = {}
     for entry in entries:
         tasks = {o.task_id for o in entry.baseline}
-        if entry.twin_key in seen:
-            other, other_tasks = seen[entry.twin_key]
-            shared = tasks & other_tasks
-            if shared:
-                raise ConfigError(
-                    f"{entry.name} and {other.name} pair {len(shared)} of the same tasks (e.g. {sorted(shared)[0]}) "
-                    f"of one cell and seed ({entry.benchmark}, seed {entry.seed}, {entry.condition}): pooling them "
-                    "would count each twice; give one of them"
-                )
-            seen[entry.twin_key] = (entry, other_tasks | tasks)
-        else:
-            seen[entry.twin_key] = (entry, tasks)
+        other, other_tasks = seen.get(entry.twin_key, (entry, set()))
+        shared = tasks & other_tasks
+        if shared:
+            raise ConfigError(
+                f"{entry.name} and {other.name} pair {len(shared)} of the same tasks (e.g. {sorted(shared)[0]}) "
+                f"of one cell and seed ({entry.benchmark}, seed {entry.seed}, {entry.condition}): pooling them "
+                "would count each twice; give one of them"
+            )
+        seen[entry.twin_key] = (other, other_tasks | tasks)
 
 
 def pool_entries(entries: Sequence[PairEntry]) -> RunPair:
