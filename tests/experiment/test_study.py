@@ -100,6 +100,20 @@ def test_transfer_tasks_sets_the_size_of_each_transfer_condition() -> None:
     assert "transfer_tasks" not in _config(analyses=asked).model_dump_json()  # older studies keep their hash
 
 
+def test_more_source_tasks_keep_the_same_heldout_and_training_tasks_and_extend_the_sources() -> None:
+    # examples/study-agent-1.5b-sql-shop-seed2-all-sources.toml compares stores on the same held-out
+    # tasks, and replays the smaller study's first sources, only because of this.
+    benchmark = load_benchmark("sql-shop")
+    split = {"train": 10, "heldout": 40}
+    fewer = cell_tasks(benchmark, _config(split={**split, "construct": 30}), 2)
+    every = cell_tasks(benchmark, _config(split={**split, "construct": 47}), 2)
+    assert len(fewer.construct) == 30 and len(every.construct) == 47
+    assert every.construct[:30] == fewer.construct
+    assert every.heldout == fewer.heldout and every.train == fewer.train
+    assert not {t.id for t in every.construct} & {t.id for t in every.heldout}
+    assert {t.environment for t in every.construct}.isdisjoint({t.environment for t in every.heldout})
+
+
 def test_sources_with_a_lookalike_give_one_lookalike_per_source_task() -> None:
     benchmark = load_benchmark("gsm8k")
     base = {"benchmarks": ["gsm8k"], "methods": ["none"], "split": {"construct": 10, "train": 3, "heldout": 4},
