@@ -448,6 +448,8 @@ def test_every_method_runs_through_the_study(tmp_path: Path) -> None:
     matts = json.loads((results / "reasoningbank-matts" / "react" / "sql-shop" / "seed-1" / "build_cost.json").read_text())
     assert matts["construct_tasks"] == 12 and matts["train_tasks"] == 0
     work = tmp_path / "s" / "work" / "b" / "react" / "sql-shop" / "seed-1"
+    source = json.loads((work / "verified" / "construct" / "metrics.json").read_text())
+    assert 0 < cost["construct_solved"] == source["n_solved"] <= cost["construct_tasks"]
     for family in ("strategy-judge", "strategy-matts", "strategy-checker"):
         bank = StrategyBank(work / family / "store.sqlite", read_only=True)
         assert len(bank) >= 1, family

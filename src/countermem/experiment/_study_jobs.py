@@ -401,6 +401,7 @@ def write_build_cost(ctx: JobContext) -> Path:
         )
     runs = [p.parent for p in family.glob("construct*/metrics.json")]
     cost["construct_tasks"] = sum(read_metrics(r).n_tasks for r in runs)
+    cost["construct_solved"] = sum(read_metrics(r).n_solved for r in runs)
     cost["construct_task_run_tokens"] = sum(read_metrics(r).task_run_tokens.total for r in runs)
     if (job.method is not None and ctx.spec and ctx.spec.kind == "countermem"
             and ctx.spec.selector_in(ctx.config.memory.selector) == "dqn"):

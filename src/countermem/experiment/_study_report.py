@@ -408,7 +408,7 @@ def _read_build_cost(leaf: Path) -> BuildCost | None:
 def _build_cost_table(study: _Study) -> ReportTable | None:
     table = ReportTable(
         "Cost of building memory and training the selector (not in task-run tokens; mean over seeds)",
-        ["method", "agent", "benchmark", "source tasks", "records admitted", "generator tokens",
+        ["method", "agent", "benchmark", "source tasks", "source tasks solved", "records admitted", "generator tokens",
          "verification checks", "source-task tokens", "training tasks", "selector updates", "training tokens"],
     )
     for method, agent in study.pairs():
@@ -416,7 +416,7 @@ def _build_cost_table(study: _Study) -> ReportTable | None:
             costs = [r.build_cost for r in study.runs(method, agent, benchmark) if r.build_cost is not None]
             if not costs:
                 continue
-            fields = ("construct_tasks", "records_admitted", "generator_tokens", "verification_calls",
+            fields = ("construct_tasks", "construct_solved", "records_admitted", "generator_tokens", "verification_calls",
                       "construct_task_run_tokens", "train_tasks", "selector_updates", "train_task_run_tokens")
             table.rows.append([method, agent, benchmark, *(
                 f"{sum(getattr(c, f) for c in costs) / len(costs):.0f}" for f in fields
@@ -425,6 +425,7 @@ def _build_cost_table(study: _Study) -> ReportTable | None:
         return None
     table.intro = ("What each method paid before the held-out tasks: running the agent on source tasks, the "
                    "generator (or distiller) and the checks that verified its edits, and training the selector. "
+                   "Records come from failed actions, so source tasks solved at the first try give none. "
                    "These costs are paid once per store, so they are kept apart from the per-task tokens above.")
     return table
 
