@@ -4,6 +4,8 @@ Run: .venv/bin/python benchmarks/pooled_pairs.py SOURCE [SOURCE ...] --method co
      [--condition heldout|look-alike|original-environment] [--benchmark NAME] [--json OUT]
      [--against METHOD]  (pair with another arm of the same study instead of `none`, e.g. a peer)
      [--keep DIR]  (keep each pair found in a study folder as a small JSON entry, e.g. results/pairs)
+     [--versus SOURCE ...]  (also pair the method's runs with the same method's runs of other studies
+                             that replayed the same `none` run, e.g. a store from more source tasks)
 
 Each SOURCE is a study folder of `countermem study`, or a kept pair (a `.json` entry written by
 `--keep`; a folder without a manifest is read as a folder of them). For every run of `--method`
@@ -19,7 +21,10 @@ selected record use, the share where the task ended worse than its no-memory twi
 coverage (per retrieval attempt, pooled) and reach: of the tasks `none` failed, how many had a
 record used in the method's run and how many of those it solved (a rescue needs both; the same for
 tasks `none` solved, where a use can break). A study that has not reached the condition yet is
-named and skipped. No model and no checker runs.
+named and skipped. With `--versus`, the method's runs of the SOURCEs are also paired with the same
+method's runs of the `--versus` sources on the same cell, seed and condition (their `none` runs
+must agree task by task, as a replayed run does), and that comparison is printed after the rest.
+No model and no checker runs.
 """
 
 from __future__ import annotations
@@ -34,7 +39,9 @@ from countermem.experiment._pair_ledger import (
     PairEntry,
     entry_from_runs,
     keep_entry,
+    match_versus,
     pool_entries,
+    pool_versus,
     read_entry,
 )
 from countermem.experiment._paired import PairedMeasures, pooled_reach
@@ -120,6 +127,8 @@ def main() -> None:
                         help="the arm each run is paired with (another method of the same study, e.g. a peer)")
     parser.add_argument("--keep", type=Path, default=None,
                         help="write each pair read from a study folder here as a kept pair (e.g. results/pairs)")
+    parser.add_argument("--versus", type=Path, nargs="+", default=[],
+                        help="studies or kept pairs whose runs of the same method the sources' runs are paired with")
     args = parser.parse_args()
     base = args.against
     try:
@@ -127,6 +136,8 @@ def main() -> None:
         if not entries:
             sys.exit("no pair to compare")
         pooled = pool_entries(entries)
+        others = [entry for source in args.versus for entry in _entries(source, args)]
+        matched = match_versus(entries, others) if args.versus else []
     except ConfigError as error:
         sys.exit(str(error))
     print(f"pair ({base} -> method) | tasks | {base} solved | method solved | rescued / broken | McNemar p | 95% CI (pp) "
@@ -153,8 +164,25 @@ def main() -> None:
         print(f"reach: {reach.failures_reached} of the {reach.failed} tasks {base} failed had a record used, "
               f"{reach.failures_solved} of them solved; {reach.successes_reached} of the {reach.solved} it solved "
               f"had one, {reach.successes_kept} of them still solved")
+    if matched:
+        _print_versus(matched, args.method)
     if args.json is not None:
         args.json.write_text(json.dumps({"pairs": [e.name for e in entries], **pooled.model_dump()}, indent=1))
+
+
+def _print_versus(matched: list[tuple[PairEntry, PairEntry]], method: str) -> None:
+    print()
+    print(f"{method}: versus -> source | tasks | versus solved | source solved | rescued / broken | McNemar p "
+          "| 95% CI (pp) | tokens per task")
+    print("|".join(["---"] * 8))
+    for other, entry in matched:
+        print(_row(f"{other.study} -> {entry.study} {entry.benchmark} seed-{entry.seed}", pool_versus([(other, entry)]),
+                   None).rsplit(" | ", 1)[0])
+    if len(matched) > 1:
+        pooled = pool_versus(matched)
+        p, interval = format_test(pooled.test)
+        print(f"pooled over {len(matched)} pair(s), {pooled.tasks} tasks: rescued {pooled.test.rescued} / broken "
+              f"{pooled.test.broken}, McNemar p = {p}, 95% CI {interval} pp")
 
 
 if __name__ == "__main__":

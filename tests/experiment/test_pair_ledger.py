@@ -16,7 +16,9 @@ from countermem.experiment._pair_ledger import (
     check_independent,
     entry_from_runs,
     keep_entry,
+    match_versus,
     pool_entries,
+    pool_versus,
     read_entry,
 )
 from countermem.experiment._paired import paired_measures
@@ -97,3 +99,29 @@ def test_the_script_keeps_pairs_and_pools_the_kept_ones_as_the_study(toy_benchma
                            "--method", "countermem"], capture_output=True, text=True)
     assert done.returncode != 0 and "would count each twice" in done.stderr
     assert PairEntry.model_validate_json(next(kept.glob("*.json")).read_bytes()).method == "countermem"
+
+
+def test_two_studies_that_replay_one_none_run_pair_their_memory_arms(toy_benchmark, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    entry = entry_from_runs(*make_study(tmp_path / "s1", toy_benchmark), condition="heldout")
+    solved = {o.task_id: o.solved for o in entry.memory}
+    flipped = [o.model_copy(update={"solved": not o.solved}) for o in entry.memory]
+    more = entry.model_copy(update={"study": "more-sources", "memory": flipped})
+    (pair,) = match_versus([more], [entry])
+    assert pair == (entry, more)
+    versus = pool_versus([pair])
+    assert versus.tasks == len(solved)
+    assert versus.test.rescued == sum(not s for s in solved.values())
+    assert versus.test.broken == sum(solved.values())
+    other_seed = entry.model_copy(update={"seed": 2})
+    with pytest.raises(ConfigError, match="no kept pair has a counterpart"):
+        match_versus([more], [other_seed])
+    another_none = [o.model_copy(update={"solved": not o.solved}) for o in entry.baseline]
+    with pytest.raises(ConfigError, match="not the same run"):
+        match_versus([more], [entry.model_copy(update={"baseline": another_none})])
+    kept = tmp_path / "kept"
+    keep_entry(entry, kept)
+    more_path, _ = keep_entry(more, tmp_path / "more")
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pooled_pairs.py"), str(more_path),
+                           "--method", "countermem", "--versus", str(kept)], capture_output=True, text=True, check=True)
+    row = next(line for line in done.stdout.splitlines() if line.startswith("toy-study -> more-sources"))
+    assert f"| {versus.test.rescued} / {versus.test.broken} |" in row

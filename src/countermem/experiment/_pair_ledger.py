@@ -165,3 +165,41 @@ def pool_entries(entries: Sequence[PairEntry]) -> RunPair:
     """The pooled paired comparison of kept pairs, as `pool_pairs` gives it for run folders."""
     check_independent(entries)
     return pool_outcomes([(e.baseline, e.memory, e.name) for e in entries])
+
+
+def match_versus(entries: Sequence[PairEntry], others: Sequence[PairEntry]) -> list[tuple[PairEntry, PairEntry]]:
+    """(other, entry) for each entry whose cell, seed and condition the other studies also ran.
+
+    Why: two studies that differ in how memory was built (more source tasks, another generator)
+    and replay one `none` run evaluate the same held-out tasks, so their memory arms pair per task
+    directly. Both entries must pair the same `against` outcomes there, or they did not run the
+    same tasks in the same way and the comparison is refused.
+    """
+    check_independent(entries)
+    check_independent(others)
+    matched: list[tuple[PairEntry, PairEntry]] = []
+    for entry in entries:
+        cell = (entry.backbone, entry.agent, entry.benchmark, entry.seed, entry.condition, entry.against)
+        twins = [o for o in others if (o.backbone, o.agent, o.benchmark, o.seed, o.condition, o.against) == cell]
+        for other in twins:
+            mine = {o.task_id: o.solved for o in entry.baseline}
+            theirs = {o.task_id: o.solved for o in other.baseline}
+            shared = set(mine) & set(theirs)
+            differ = sorted(t for t in shared if mine[t] != theirs[t])
+            if differ:
+                raise ConfigError(
+                    f"{entry.name} and {other.name} pair different {entry.against} outcomes on {len(differ)} tasks "
+                    f"(e.g. {differ[0]}): their {entry.against} runs are not the same run, so their memory arms "
+                    "are not paired on equal terms; compare each against its own twin instead"
+                )
+            if shared:
+                matched.append((other, entry))
+    if not matched:
+        raise ConfigError("no kept pair has a counterpart of the same cell, seed, condition and twin in the --versus "
+                          "sources: give studies (or kept pairs) that ran the same tasks")
+    return matched
+
+
+def pool_versus(matched: Sequence[tuple[PairEntry, PairEntry]]) -> RunPair:
+    """Each entry's memory arm against its counterpart's (first: the counterpart), pooled."""
+    return pool_outcomes([(other.memory, entry.memory, f"{other.name} vs {entry.name}") for other, entry in matched])
