@@ -74,12 +74,15 @@ def _tokens(total: int, tasks: int, solved: int) -> str:
     return f"{total / tasks:,.0f} per task, " + (f"{total / solved:,.0f} per solved" if solved else "none solved")
 
 
-def _row(label: str, pair: RunPair, measures: PairedMeasures | None) -> str:
+def _row(label: str, pair: RunPair, measures: PairedMeasures | None, *, with_use: bool = True) -> str:
     p, interval = format_test(pair.test)
     change = 100 * (pair.tokens_second - pair.tokens_first) / max(1, pair.tokens_first)
+    row = (f"{label} | {pair.tasks} | {pair.solved_first} | {pair.solved_second} | "
+           f"{pair.test.rescued} / {pair.test.broken} | {p} | {interval} | {change:+.1f}%")
+    if not with_use:
+        return row
     use = "n/a" if measures is None else f"{_rate(measures.harmful_uses, measures.selected_uses)} | {_coverage([measures])}"
-    return (f"{label} | {pair.tasks} | {pair.solved_first} | {pair.solved_second} | "
-            f"{pair.test.rescued} / {pair.test.broken} | {p} | {interval} | {change:+.1f}% | {use}")
+    return f"{row} | {use}"
 
 
 def _rate(part: int, whole: int) -> str:
@@ -177,7 +180,7 @@ def _print_versus(matched: list[tuple[PairEntry, PairEntry]], method: str) -> No
     print("|".join(["---"] * 8))
     for other, entry in matched:
         print(_row(f"{other.study} -> {entry.study} {entry.benchmark} seed-{entry.seed}", pool_versus([(other, entry)]),
-                   None).rsplit(" | ", 1)[0])
+                   None, with_use=False))
     if len(matched) > 1:
         pooled = pool_versus(matched)
         p, interval = format_test(pooled.test)

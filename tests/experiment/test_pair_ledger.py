@@ -118,6 +118,8 @@ def test_two_studies_that_replay_one_none_run_pair_their_memory_arms(toy_benchma
     another_none = [o.model_copy(update={"solved": not o.solved}) for o in entry.baseline]
     with pytest.raises(ConfigError, match="not the same run"):
         match_versus([more], [entry.model_copy(update={"baseline": another_none})])
+    with pytest.raises(ConfigError, match="compared with itself"):
+        match_versus([entry], [entry])
     kept = tmp_path / "kept"
     keep_entry(entry, kept)
     more_path, _ = keep_entry(more, tmp_path / "more")

@@ -98,3 +98,18 @@ def test_the_selector_table_shows_each_selectors_uses_and_skips(toy_benchmark, t
     md = write_study_report(tmp_path / "out", collect_rows(root, domains={"toy-add": "math"}))[0].read_text()
     assert "## Selector choices on held-out tasks (summed over seeds)" in md
     assert "| fake | react | toy-add | dqn | 8 | 5 | 3 | 0.38 | 200, 200 | 50.0 ± 0.0 (n=2) |" in md
+
+
+def test_the_build_cost_table_says_when_a_cost_file_predates_a_measure(toy_benchmark, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    study = build_study(toy_benchmark, tmp_path / "study")
+    old = '{"construct_tasks": 30, "construct_task_run_tokens": 9000, "records_admitted": 7}'
+    (study / "fake" / "react" / "toy-add" / "seed-0" / "build_cost.json").write_text(old)
+    (study / "fake" / "react" / "toy-add" / "seed-1" / "build_cost.json").write_text(
+        old.replace("{", '{"construct_solved": 16, '))
+    rows = collect_rows(study, domains={"toy-add": "math"})
+    md = write_study_report(tmp_path / "out", rows)[0].read_text()
+    assert "| fake | react | toy-add | 30 | not recorded | 7 |" in md  # never a 0 for a count not kept
+    (study / "fake" / "react" / "toy-add" / "seed-0" / "build_cost.json").write_text(
+        old.replace("{", '{"construct_solved": 12, '))
+    md = write_study_report(tmp_path / "out2", collect_rows(study, domains={"toy-add": "math"}))[0].read_text()
+    assert "| fake | react | toy-add | 30 | 14 | 7 |" in md

@@ -267,8 +267,8 @@ class BuildCost(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     construct_tasks: int = 0
-    construct_solved: int = 0
-    """Source tasks the agent solved (after failed checks or not); a report reads the agent's strength there."""
+    construct_solved: int | None = None
+    """Source tasks the agent solved (after failed checks or not); None in files written before it was kept."""
     construct_task_run_tokens: int = 0
     generator_tokens: int = 0
     """Generator (or judge and distiller) tokens of construction."""

@@ -405,6 +405,13 @@ def _read_build_cost(leaf: Path) -> BuildCost | None:
         raise ConfigError(f"{path} is not a valid build-cost file: {error}") from error
 
 
+def _mean_cost(costs: Sequence[BuildCost], field: str) -> str:
+    values = [getattr(c, field) for c in costs]
+    if any(v is None for v in values):
+        return "not recorded"
+    return f"{sum(values) / len(values):.0f}"
+
+
 def _build_cost_table(study: _Study) -> ReportTable | None:
     table = ReportTable(
         "Cost of building memory and training the selector (not in task-run tokens; mean over seeds)",
@@ -418,9 +425,7 @@ def _build_cost_table(study: _Study) -> ReportTable | None:
                 continue
             fields = ("construct_tasks", "construct_solved", "records_admitted", "generator_tokens", "verification_calls",
                       "construct_task_run_tokens", "train_tasks", "selector_updates", "train_task_run_tokens")
-            table.rows.append([method, agent, benchmark, *(
-                f"{sum(getattr(c, f) for c in costs) / len(costs):.0f}" for f in fields
-            )])
+            table.rows.append([method, agent, benchmark, *(_mean_cost(costs, f) for f in fields)])
     if not table.rows:
         return None
     table.intro = ("What each method paid before the held-out tasks: running the agent on source tasks, the "
