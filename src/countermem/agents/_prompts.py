@@ -68,9 +68,10 @@ def truncate(text: str, limit: int) -> str:
     return text[: limit - 20].rstrip() + f"\n...[{len(text) - limit + 20} characters cut]"
 
 
-def render_observation(result: CheckResult) -> str:
+def render_observation(result: CheckResult, *, show_utility: bool = True) -> str:
     verdict = "PASSED" if result.passed else "FAILED"
-    lines = [f"Observation: check {verdict} (status {result.status}, utility {result.utility:.2f})."]
+    utility = f", utility {result.utility:.2f}" if show_utility else ""
+    lines = [f"Observation: check {verdict} (status {result.status}{utility})."]
     if result.details:
         lines.append(truncate(result.details, OBSERVATION_LIMIT))
     if result.passed:

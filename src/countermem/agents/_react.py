@@ -82,6 +82,9 @@ class AgentLimits:
     check that did not complete (a timeout) is made again. Off by default so that world-model calls
     stay comparable with runs recorded before it existed; on sql-shop 33 of the 0.5B's 71 checks in
     never-solved tasks repeated an earlier action (docs/results.md)."""
+    show_utility: bool = True
+    """Print the check's utility in the observation. Off: only PASSED/FAILED and the status, since
+    the 1.5B on gsm8k answered the printed `utility 0.00` in 12 of its 30 checks (docs/results.md)."""
 
 
 @dataclass
@@ -248,7 +251,7 @@ class ReActAgent:
                 Event(kind="check", step=result.steps, trial=trial, action=action, result=checked,
                       text="; ".join(notes))
             )
-            observation = render_observation(checked)
+            observation = render_observation(checked, show_utility=self.limits.show_utility)
             if not checked.passed:
                 shown_before = len(result.advice)
                 advice_block = self._advise(

@@ -37,6 +37,11 @@ ReuseChecks = Annotated[
     bool,
     typer.Option(help="answer a repeated check with the earlier result instead of a world-model call (same episode, fewer calls)"),
 ]
+ShowUtility = Annotated[
+    bool,
+    typer.Option("--show-utility/--hide-utility",
+                 help="print the check's utility in each observation (hide: only PASSED/FAILED and the status)"),
+]
 MaxTrials = Annotated[int, typer.Option(help="Reflexion trials per task")]
 MaxSteps = Annotated[int, typer.Option(help="LLM turns per trial")]
 MaxTokens = Annotated[int, typer.Option(help="prompt+completion tokens per task")]

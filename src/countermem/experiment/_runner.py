@@ -48,6 +48,8 @@ class RunConfig(BaseModel):
     runs recorded before it existed resume."""
     reuse_checks: bool = Field(default=False, exclude_if=lambda value: value is False)
     """`AgentLimits.reuse_checks`; left out of the config (and its hash) when off, like `after_failure`."""
+    show_utility: bool = Field(default=True, exclude_if=lambda value: value is True)
+    """`AgentLimits.show_utility`; left out of the config (and its hash) at the default."""
     stage: Literal["run", "construct", "train", "evaluate"] = "run"
     memory: dict[str, str | int | float | bool | None] | None = None
     """The memory settings of a stage run, flattened, so that they are part of the config hash."""
@@ -109,6 +111,7 @@ def run_tasks(
         memory_after_malformed=(config.memory or {}).get("after_malformed") is True,
         after_failure=config.after_failure,
         reuse_checks=config.reuse_checks,
+        show_utility=config.show_utility,
     )
     if config.attempts < 1:
         raise ConfigError(f"attempts must be at least 1, got {config.attempts}")

@@ -111,6 +111,9 @@ class AgentSettings(_Strict):
     reuse_checks: bool = Field(default=False, exclude_if=lambda value: value is False)
     """Answer a repeated check with the earlier check's result instead of a world-model call (the
     episode is the same; only world-model calls fall)."""
+    show_utility: bool = Field(default=True, exclude_if=lambda value: value is True)
+    """Print the check's utility in the observation after each check; false: only PASSED/FAILED and
+    the status (the 1.5B on gsm8k answered the printed `utility 0.00` in 12 of its 30 checks)."""
 
 
 class GeneratorConfig(GeneratorSettings):
