@@ -46,7 +46,7 @@ def test_the_reference_lists_exactly_the_keys_a_study_file_accepts() -> None:
     # keys left out of the dump at their default (so that older studies keep their hash) are set here
     config = parse_study_config({
         "benchmarks": ["sql-shop"], "backbones": {"b": {"kind": "local", "model": "qwen2.5-coder-0.5b"}},
-        "agent": {"after_failure": "focused", "reuse_checks": True, "show_utility": False}, "split": {"sources": "with-lookalike"},
+        "agent": {"after_failure": "focused", "reuse_checks": True, "show_utility": False, "one_action": True}, "split": {"sources": "with-lookalike"},
         "analyses": {"transfer_tasks": 1, "transfer": ["look-alike"]},
         "memory": {"generator": {"model": "qwen2.5-coder-1.5b"}}, "baselines": {"strategy_model": "generator"},
     })

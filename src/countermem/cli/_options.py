@@ -42,6 +42,10 @@ ShowUtility = Annotated[
     typer.Option("--show-utility/--hide-utility",
                  help="print the check's utility in each observation (hide: only PASSED/FAILED and the status)"),
 ]
+OneAction = Annotated[
+    bool,
+    typer.Option(help="end each reply at the start of its next step (a Thought: or Observation: line): no invented further steps"),
+]
 MaxTrials = Annotated[int, typer.Option(help="Reflexion trials per task")]
 MaxSteps = Annotated[int, typer.Option(help="LLM turns per trial")]
 MaxTokens = Annotated[int, typer.Option(help="prompt+completion tokens per task")]

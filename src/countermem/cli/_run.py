@@ -83,6 +83,7 @@ def prepare(
     after_failure: str = "history",
     reuse_checks: bool = False,
     show_utility: bool = True,
+    one_action: bool = False,
 ) -> Prepared:
     """Load the benchmark, pick the tasks and build the LLM; every check a person would want first.
 
@@ -112,7 +113,7 @@ def prepare(
         benchmark=name, backbone=backbone, model=model_name, base_url=base_url, split=split,
         split_seed=split_seed, split_by_environment=split_by_environment, limit=limit, seed=seed,
         agent=agent, max_trials=max_trials, after_failure=after_failure, reuse_checks=reuse_checks,
-        show_utility=show_utility,
+        show_utility=show_utility, one_action=one_action,
         max_steps=max_steps, max_tokens=max_tokens, max_new_tokens=max_new_tokens,
         temperature=temperature, unsafe_no_sandbox=unsafe_no_sandbox,
     )
@@ -215,6 +216,7 @@ def run(
     after_failure: opt.AfterFailure = "history",
     reuse_checks: opt.ReuseChecks = False,
     show_utility: opt.ShowUtility = True,
+    one_action: opt.OneAction = False,
     max_steps: opt.MaxSteps = 5,
     max_tokens: opt.MaxTokens = 16000,
     max_new_tokens: opt.MaxNewTokens = 384,
@@ -232,7 +234,8 @@ def run(
             domain=domain, benchmark=benchmark, backbone=backbone, model=model, base_url=base_url,
             api_key=api_key, limit=limit, split=split, split_seed=split_seed,
             split_by_environment=split_by_environment, seed=seed, agent=agent, max_trials=max_trials,
-            after_failure=after_failure, reuse_checks=reuse_checks, show_utility=show_utility, max_steps=max_steps, max_tokens=max_tokens, max_new_tokens=max_new_tokens,
+            after_failure=after_failure, reuse_checks=reuse_checks, show_utility=show_utility, one_action=one_action,
+            max_steps=max_steps, max_tokens=max_tokens, max_new_tokens=max_new_tokens,
             temperature=temperature, cache=cache, data_dir=data_dir, unsafe_no_sandbox=unsafe_no_sandbox,
             out=out, resume=resume, request_timeout=request_timeout,
         )

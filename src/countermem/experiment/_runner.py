@@ -50,6 +50,8 @@ class RunConfig(BaseModel):
     """`AgentLimits.reuse_checks`; left out of the config (and its hash) when off, like `after_failure`."""
     show_utility: bool = Field(default=True, exclude_if=lambda value: value is True)
     """`AgentLimits.show_utility`; left out of the config (and its hash) at the default."""
+    one_action: bool = Field(default=False, exclude_if=lambda value: value is False)
+    """`AgentLimits.one_action`; left out of the config (and its hash) when off."""
     stage: Literal["run", "construct", "train", "evaluate"] = "run"
     memory: dict[str, str | int | float | bool | None] | None = None
     """The memory settings of a stage run, flattened, so that they are part of the config hash."""
@@ -112,6 +114,7 @@ def run_tasks(
         after_failure=config.after_failure,
         reuse_checks=config.reuse_checks,
         show_utility=config.show_utility,
+        one_action=config.one_action,
     )
     if config.attempts < 1:
         raise ConfigError(f"attempts must be at least 1, got {config.attempts}")
