@@ -60,7 +60,7 @@ EMPTY_ANSWER = "(empty answer)"
 
 NEXT_STEP_STOPS = ("\nThought:", "\nObservation:")
 """Where a reply's next step begins (`AgentLimits.one_action`): a line that opens another thought or
-an invented observation. Measured on 400 replies here: no reply wrote either before its first action."""
+an invented observation. None of 367 replies of the 1.5B read here wrote either before its first action."""
 
 
 def cut_at_next_step(text: str) -> str:
