@@ -156,6 +156,9 @@ class ReActAgent:
         self.benchmark = benchmark
         self.world_model = world_model
         self.limits = limits or AgentLimits()
+        params = self.limits.params
+        self._step_params = (params.model_copy(update={"stop": (*params.stop, *NEXT_STEP_STOPS)})
+                             if self.limits.one_action else params)
         self.memory = memory
         self.token_counter = token_counter
         self.sink = sink
@@ -297,12 +300,9 @@ class ReActAgent:
     def _complete(self, result: TrialResult, trial: int) -> Completion:
         began = time.perf_counter()
         sent = result.messages[result.prompt_sent:]
+        completion = self.llm.complete(result.messages, self._step_params)
         if self.limits.one_action:
-            params = self.limits.params.model_copy(update={"stop": (*self.limits.params.stop, *NEXT_STEP_STOPS)})
-            completion = self.llm.complete(result.messages, params)
             completion = completion.model_copy(update={"text": cut_at_next_step(completion.text)})
-        else:
-            completion = self.llm.complete(result.messages, self.limits.params)
         result.usage = result.usage + completion.usage
         if result.advice:
             result.augmentation_tokens += sum(

@@ -179,12 +179,10 @@ def match_versus(entries: Sequence[PairEntry], others: Sequence[PairEntry]) -> l
     check_independent(others)
     matched: list[tuple[PairEntry, PairEntry]] = []
     for entry in entries:
-        cell = (entry.backbone, entry.agent, entry.benchmark, entry.seed, entry.condition, entry.against)
-        twins = [o for o in others if (o.backbone, o.agent, o.benchmark, o.seed, o.condition, o.against) == cell]
-        for other in twins:
+        mine = {o.task_id: o.solved for o in entry.baseline}
+        for other in (o for o in others if o.twin_key == entry.twin_key):
             if other == entry:
                 raise ConfigError(f"{entry.name} is given on both sides of --versus: it cannot be compared with itself")
-            mine = {o.task_id: o.solved for o in entry.baseline}
             theirs = {o.task_id: o.solved for o in other.baseline}
             shared = set(mine) & set(theirs)
             differ = sorted(t for t in shared if mine[t] != theirs[t])

@@ -401,10 +401,10 @@ def write_build_cost(ctx: JobContext) -> Path:
             generator_tokens=stage.generator_usage.total, verification_calls=stage.construction_world_model_calls,
             records_admitted=stage.construction_admitted,
         )
-    runs = [p.parent for p in family.glob("construct*/metrics.json")]
-    cost["construct_tasks"] = sum(read_metrics(r).n_tasks for r in runs)
-    cost["construct_solved"] = sum(read_metrics(r).n_solved for r in runs)
-    cost["construct_task_run_tokens"] = sum(read_metrics(r).task_run_tokens.total for r in runs)
+    construct = [read_metrics(p.parent) for p in family.glob("construct*/metrics.json")]
+    cost["construct_tasks"] = sum(m.n_tasks for m in construct)
+    cost["construct_solved"] = sum(m.n_solved for m in construct)
+    cost["construct_task_run_tokens"] = sum(m.task_run_tokens.total for m in construct)
     if (job.method is not None and ctx.spec and ctx.spec.kind == "countermem"
             and ctx.spec.selector_in(ctx.config.memory.selector) == "dqn"):
         train_dir = ctx.root / selector_checkpoint(job.cell, job.method).parent
