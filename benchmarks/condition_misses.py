@@ -95,7 +95,8 @@ def main() -> None:
         if task is None:
             sys.exit(f"task {row['task_id']} of {none_run} is not in {args.benchmark} or the study's cell")
         events = list(read_transcript(none_run / "transcripts" / f"{safe_name(task.id)}.jsonl"))
-        (solved if row["solved"] else rows).append(task_misses(task, events, records, loaded.facts, loaded.error_kind))
+        misses = task_misses(task, events, records, loaded.facts, loaded.error_kind, loaded.salvage)
+        (solved if row["solved"] else rows).append(misses)
         if not row["solved"]:
             last = [e.result for e in events if e.kind in ("check", "submit") and e.result is not None]
             kinds[(loaded.error_kind(last[-1]) if last else None) or "no check"] += 1

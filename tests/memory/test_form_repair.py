@@ -295,8 +295,9 @@ def test_without_block_draws_only_for_a_malformed_answer_with_nothing_to_salvage
     unopened = "Action: check\ndef add(a, b):\n    return a + b\n```"
     drawn = Generator(llm, settings=settings).propose(request(answer=unopened))  # type: ignore[arg-type]
     assert llm.calls == 2 and not any(a.form_repair for a in drawn.alternatives)
-    assert settings.draws_after_malformed(unopened) and not settings.draws_after_malformed(MALFORMED)
-    assert GeneratorSettings(malformed_draws=False).draws_after_malformed(unopened) is False
+    assert settings.draws_after_malformed(salvaged_block(unopened))
+    assert not settings.draws_after_malformed(salvaged_block(MALFORMED))
+    assert GeneratorSettings(malformed_draws=False).draws_after_malformed(None) is False
 
 
 def test_malformed_draws_takes_a_bool_or_without_block_only() -> None:

@@ -43,6 +43,7 @@ from countermem.core import (
     Task,
     Usage,
     facts_after,
+    is_malformed,
     malformed_result,
 )
 from countermem.domains import Benchmark, WorldModel, check_action
@@ -390,11 +391,16 @@ class ReActAgent:
         decision = Decision(
             task=task,
             situation=situation,
-            facts=facts_after(self.benchmark.facts, task, last_action, last_result, self.benchmark.error_kind),
+            facts=facts_after(
+                self.benchmark.facts, task, last_action, last_result, self.benchmark.error_kind, self.benchmark.salvage
+            ),
             step=step,
             trial=trial,
             last_action=last_action,
             last_result=last_result,
+            salvaged=self.benchmark.salvage(last_action.content)
+            if last_action is not None and is_malformed(last_result)
+            else None,
         )
         if result.first_decision is None:
             result.first_decision = decision

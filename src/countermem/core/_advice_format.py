@@ -34,7 +34,10 @@ answer, the 0.5B often wrote its Thought and a bare `Action: check` and stopped;
 it wrote long ones and no `Action:` line. Replayed on the 23 source-task answers of the humaneval
 form cell, this form got a well-formed next answer 20 times, the corrected answer alone 11.
 `parse_record_texts` does not read this form (the simulated backbone never writes malformed
-answers).
+answers). A form repair whose action is a final answer the malformed answer stated with no code
+block (math, `Benchmark.salvage`) is shown the same way with `ANSWER_FORM_REPAIR_FORMAT`: the
+last line of the agent's answer, then that answer alone after `Action: check`, not the whole
+working twice.
 
 Utilities are printed with two decimals. A universal condition (empty, `none` or `always`) is
 printed as `always`. Line breaks in the condition and the rationale become spaces, so every label
@@ -88,6 +91,21 @@ Action: check
 {fence}{lang}
 {action}
 {fence}"""
+
+ANSWER_FORM_REPAIR_FORMAT = """\
+Record {record_id} (verified correction, utility {before:.2f} -> {after:.2f})
+Applies when: {condition}
+Mistake: an answer with no `Action:` line is never checked.
+Correction: put your final answer in a code block after `Action: check`. Your last answer ended
+> {tail}
+and, corrected, is
+Thought: I check my answer.
+Action: check
+{fence}{lang}
+{action}
+{fence}"""
+ANSWER_TAIL_CHARS = 200
+"""The shown end of the agent's answer: its last line, which states the final answer, cut to this."""
 
 LESSON_FORMAT = """\
 Record {record_id} (verified lesson, utility {before:.2f} -> {after:.2f})
@@ -210,6 +228,26 @@ def render_form_repair_text(
         before=before,
         after=after,
         condition=shown_condition,
+        fence=_fence_for(body),
+        lang=_one_line(lang).replace("`", ""),
+        action=body,
+    )
+
+
+def render_answer_form_repair_text(
+    record_id: str, condition: str, answer: str, action: str, lang: str, before: float, after: float
+) -> str:
+    """A form-repair record applied to the current agent's malformed `answer`, whose salvaged
+    action (a stated final answer, no code block) is `action` (`ANSWER_FORM_REPAIR_FORMAT`)."""
+    lines = [line.strip() for line in answer.splitlines() if line.strip()]
+    tail, _ = clip_middle(lines[-1] if lines else "", ANSWER_TAIL_CHARS)
+    body = action.strip("\n")
+    return ANSWER_FORM_REPAIR_FORMAT.format(
+        record_id=record_id,
+        before=before,
+        after=after,
+        condition=_shown_condition(record_id, condition),
+        tail=" ".join(tail.split()),
         fence=_fence_for(body),
         lang=_one_line(lang).replace("`", ""),
         action=body,

@@ -29,6 +29,10 @@ class Decision(BaseModel):
     trial: int = 0
     last_action: Action | None = None
     last_result: CheckResult | None = None
+    salvaged: str | None = None
+    """When `last_result` is malformed: the action that answer holds (`Benchmark.salvage`), what a
+    form repair is shown applied to. None: the agent salvaged nothing, and advice falls back to
+    the answer's closed code block (`salvaged_block`)."""
 
 
 class Advice(BaseModel):

@@ -15,12 +15,17 @@ answer held its action in a closed code block and only the `Action:` line was mi
 `malformed_has_block = true` as well: that slip has a repair that needs no new content (the
 block itself, `salvaged_block`), which construction checks as one of its alternatives and
 advice can show applied to a later agent's own block (`countermem.memory._form_repair`).
+What counts as such a salvageable action is the domain's (`Benchmark.salvage`, a `Salvage`):
+a closed code block everywhere, and on math also a final answer the working states without
+any block (the 1.5B boxed the reference answer in its Thought and wrote no `Action:` line, 8
+times in 10 gsm8k tasks; docs/results.md). The fact keeps its name for stored conditions.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TypeAlias
 
 from countermem.core._types import Action, CheckResult, Facts, Task
 
@@ -34,6 +39,10 @@ CHECK_ERROR_FACT = "check_error"
 """After a failed check, the kind of mistake it reports (`Benchmark.error_kind`), when the domain names one."""
 
 _CLOSED_FENCE = re.compile(r"^[ \t]*(`{3,})[ \t]*[A-Za-z0-9_+.-]*[ \t]*\n(.*?)^[ \t]*\1[ \t]*$", re.DOTALL | re.MULTILINE)
+
+
+Salvage: TypeAlias = Callable[[str], "str | None"]
+"""The action a malformed answer holds when only the contract's form was missing; None if none."""
 
 
 def salvaged_block(answer: str) -> str | None:
@@ -61,11 +70,11 @@ def is_malformed(result: CheckResult | None) -> bool:
     return result is not None and result.status == "malformed"
 
 
-def with_malformed_fact(facts: Facts, answer: str | None = None) -> Facts:
+def with_malformed_fact(facts: Facts, answer: str | None = None, salvage: Salvage = salvaged_block) -> Facts:
     """`facts` with `malformed_answer = true` first, so a derived condition names the slip first;
-    with the malformed `answer`, also `malformed_has_block` when it holds a closed code block."""
+    with the malformed `answer`, also `malformed_has_block` when `salvage` finds its action."""
     flags: dict[str, bool] = {MALFORMED_FACT: True}
-    if answer is not None and salvaged_block(answer) is not None:
+    if answer is not None and salvage(answer) is not None:
         flags[MALFORMED_BLOCK_FACT] = True
     return Facts(values={**flags, **{k: v for k, v in facts.values.items() if k not in _FLAGS}})
 
@@ -77,13 +86,14 @@ def facts_after(
     action: Action | None,
     result: CheckResult | None,
     error_kind: Callable[[CheckResult], str | None] | None = None,
+    salvage: Salvage = salvaged_block,
 ) -> Facts:
     """The facts of the decision after `action` was judged `result`: the agent asks at that decision
     and construction learns there, so both read the facts through this one function. With
     `error_kind` (a domain's `Benchmark.error_kind`), a failed check adds `check_error`, the kind
-    of mistake it reports."""
+    of mistake it reports. `salvage` is the domain's (`Benchmark.salvage`)."""
     if is_malformed(result):
-        return with_malformed_fact(facts_of(task, None), action.content if action is not None else None)
+        return with_malformed_fact(facts_of(task, None), action.content if action is not None else None, salvage)
     facts = facts_of(task, action)
     if error_kind is None or result is None or result.passed:
         return facts

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
-from countermem.core import Action, CheckResult, CountermemError, Facts, Task, sha256_file
+from countermem.core import Action, CheckResult, CountermemError, Facts, Task, salvaged_block, sha256_file
 
 
 @dataclass(frozen=True)
@@ -147,6 +147,13 @@ class Benchmark(ABC):
         `no_such_column`, `wrong_rows`), or None when the domain names none. It becomes the
         `check_error` fact of the decision after that check (`facts_after`)."""
         return None
+
+    def salvage(self, answer: str) -> str | None:
+        """The action a malformed answer holds when only the output contract's form was missing
+        (no `Action:` line), or None. Construction checks it as a form repair and advice shows it
+        applied to a later agent's own slip (`countermem.core._malformed`). Default: the answer's
+        longest closed code block."""
+        return salvaged_block(answer)
 
     def wrong_action(self, task: Task) -> Action:
         """A known-wrong action for `task`, for tests and checker-speed figures."""

@@ -20,7 +20,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from countermem.agents import Event
-from countermem.core import Action, CheckResult, Facts, Task, Usage, facts_after
+from countermem.core import Action, CheckResult, Facts, Salvage, Task, Usage, facts_after, salvaged_block
 from countermem.memory import (
     ApplicabilityCondition,
     ConditionContext,
@@ -93,13 +93,17 @@ def conjuncts(condition: Condition) -> tuple[Condition, ...]:
 
 
 def decision_facts(
-    events: Sequence[Event], task: Task, facts_of: FactsOf, error_kind: ErrorKind | None = None
+    events: Sequence[Event],
+    task: Task,
+    facts_of: FactsOf,
+    error_kind: ErrorKind | None = None,
+    salvage: Salvage = salvaged_block,
 ) -> list[Facts]:
     """The facts of every decision where the agent asks memory: the first, then one after each check
     (the same `facts_after` the agent uses, so a malformed answer and the check's error count)."""
     points: list[tuple[Action | None, CheckResult | None]] = [(None, None)]
     points += [(e.action, e.result) for e in events if e.kind == "check" and e.action is not None]
-    return [facts_after(facts_of, task, action, result, error_kind) for action, result in points]
+    return [facts_after(facts_of, task, action, result, error_kind, salvage) for action, result in points]
 
 
 def missing_atoms(condition: Condition, facts: Facts, task_facts: Facts) -> list[AtomMiss]:
@@ -124,8 +128,9 @@ def task_misses(
     records: Sequence[Record],
     facts_of: FactsOf,
     error_kind: ErrorKind | None = None,
+    salvage: Salvage = salvaged_block,
 ) -> TaskMisses:
-    points = decision_facts(events, task, facts_of, error_kind)
+    points = decision_facts(events, task, facts_of, error_kind, salvage)
     task_facts = facts_of(task, None)
     best: list[NearestRecord] = []
     for record in records:
@@ -160,7 +165,9 @@ def rederived(record: Record, task: Task, context: ConditionContext) -> Record:
     """The record with the condition construction would derive for it under `context` (from its
     own failed action, check and correction), to ask what other condition settings would have
     reached without building the store again. Raises ValueError when no rung holds."""
-    decision = facts_after(context.facts_of, task, record.original_action, record.original_check, context.error_kind)
+    decision = facts_after(
+        context.facts_of, task, record.original_action, record.original_check, context.error_kind, context.salvage
+    )
     proposal = Proposal(alternatives=[Alternative(action=record.improved_action)], usage=Usage(), raw_text="",
                         condition_source="derived")
     derived = derive_for_proposal(proposal, task=task, failed_action=record.original_action, decision=decision,

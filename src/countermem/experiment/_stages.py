@@ -210,6 +210,7 @@ def condition_context(benchmark: Benchmark, tasks: Sequence[Task], settings: Gen
         max_situation_share=settings.max_situation_share,
         error_kind=benchmark.error_kind if settings.check_error_atoms else None,
         error_with_situation=settings.check_error_situation,
+        salvage=benchmark.salvage,
     )
 
 

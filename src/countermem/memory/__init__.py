@@ -66,6 +66,7 @@ from countermem.memory._embedding import (
 )
 from countermem.memory._form_repair import applied_form_repair, is_form_repair
 from countermem.memory._generator import (
+    ANSWER_FORM_REPAIR_RATIONALE,
     FORM_REPAIR_RATIONALE,
     MAX_ALTERNATIVES,
     Alternative,
@@ -217,6 +218,7 @@ from countermem.memory._store_models import EvictionEvent, FrozenSnapshot, Reuse
 from countermem.memory._store_rows import StoreRows
 
 __all__ = [
+    "ANSWER_FORM_REPAIR_RATIONALE",
     "DEFAULT_CAPACITY",
     "DEFAULT_K",
     "DEFAULT_RETIRE_HARM_RATE",

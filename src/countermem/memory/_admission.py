@@ -376,12 +376,15 @@ def learn_from_failure(
     instructions: str = "",
     mode: RepairMode = "edit",
     conditions: ConditionContext | None = None,
+    salvaged: str | None = None,
 ) -> tuple[Proposal, AdmissionReport]:
     """Module I then Module II for one failed action; `state` is the snapshot from before its check.
 
     With derived conditions (the generator's default), each alternative's condition is read off
     the facts between the two modules (`countermem.memory._condition_builder`); `facts` must then
     be those of the decision where the record would be offered (the task plus the failed action).
+    `salvaged` is the action a malformed `failed_action` holds (`Benchmark.salvage`), the form
+    repair construction checks first.
     """
     domain = domain or task.domain
     benchmark = benchmark or task.benchmark
@@ -396,6 +399,7 @@ def learn_from_failure(
         max_alternatives=max_alternatives,
         instructions=instructions,
         mode=mode,
+        salvaged=salvaged,
     )
     proposal = derive_for_proposal(
         generator.propose(request), task=task, failed_action=failed_action, decision=facts, context=conditions

@@ -30,12 +30,15 @@ from countermem.core import (
     Decision,
     Outcome,
     is_malformed,
+    render_answer_form_repair_text,
     render_compact_text,
     render_form_repair_text,
     render_lesson_text,
     render_record_text,
+    salvaged_block,
 )
 from countermem.memory._form_repair import applied_form_repair, is_form_repair
+from countermem.memory._generator import normalise_action
 from countermem.memory._lesson import has_verified_lesson
 from countermem.memory._pgstore import PostgresStore
 from countermem.memory._record import Record
@@ -195,7 +198,16 @@ def _malformed_answer(decision: Decision) -> Action | None:
 
 
 def _shows_last_answer(record: Record, decision: Decision) -> bool:
-    return applied_form_repair(record, _malformed_answer(decision)) is not None
+    """A form repair shows the whole last answer only when that answer's action was its code block;
+    a stated answer's repair shows its last line, so the working stays in the agent's history."""
+    last = _malformed_answer(decision)
+    applied = applied_form_repair(record, last, decision.salvaged)
+    return applied is not None and last is not None and _is_own_block(last, applied)
+
+
+def _is_own_block(answer: Action, salvaged: str) -> bool:
+    block = salvaged_block(answer.content)
+    return block is not None and normalise_action(block) == normalise_action(salvaged)
 
 
 def render_record(
@@ -205,11 +217,22 @@ def render_record(
     show_task: bool = False,
     last_action: Action | None = None,
     rendering: Rendering = "correction",
+    salvaged: str | None = None,
 ) -> str:
     """The record's prompt text; a form repair is shown applied to `last_action` when that is a
-    malformed answer with a code block (`countermem.memory._form_repair`)."""
+    malformed answer holding an action (`salvaged`, else its code block; `countermem.memory._form_repair`)."""
     condition = str(record.condition) if show_condition else UNIVERSAL_CONDITION_TEXT
-    own_block = applied_form_repair(record, last_action)
+    own_block = applied_form_repair(record, last_action, salvaged)
+    if own_block is not None and last_action is not None and not _is_own_block(last_action, own_block):
+        return render_answer_form_repair_text(
+            record_id=record.id,
+            condition=condition,
+            answer=last_action.content,
+            action=own_block,
+            lang=action_language,
+            before=record.original_check.utility,
+            after=record.improved_check.utility,
+        )
     if own_block is not None:
         return render_form_repair_text(
             record_id=record.id,
@@ -359,7 +382,8 @@ class CounterfactualMemory:
             if rendering == "lesson" and not has_verified_lesson(record) and options.rendering != "lesson":
                 continue
             text = render_record(record, self.action_language, options.show_condition, options.show_task,
-                                 last_action=last, rendering=rendering)
+                                 last_action=last, rendering=rendering,
+                                 salvaged=decision.salvaged if last is not None else None)
             if options.max_advice_tokens is None or self._tokens(text) <= options.max_advice_tokens:
                 return text
         return None

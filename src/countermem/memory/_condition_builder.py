@@ -45,7 +45,9 @@ from countermem.core import (
     CheckResult,
     Facts,
     FactValue,
+    Salvage,
     Task,
+    salvaged_block,
     with_malformed_fact,
 )
 from countermem.memory._conditions import parse_condition
@@ -377,6 +379,8 @@ class ConditionContext:
     decision facts then carry `check_error`, which becomes the record's first mistake atom."""
     error_with_situation: bool = False
     """`GeneratorSettings.check_error_situation`: the error and one situation atom, no action atom."""
+    salvage: Salvage = salvaged_block
+    """`Benchmark.salvage`: the action a malformed answer holds (a form repair's action)."""
 
 
 def identity_values(task: Task) -> frozenset[str]:
@@ -409,7 +413,7 @@ def derive_for_proposal(
     if context is not None:
         situation = context.facts_of(task, None)
         failed = (
-            with_malformed_fact(situation, failed_action.content)
+            with_malformed_fact(situation, failed_action.content, context.salvage)
             if decision.get(MALFORMED_FACT) is True
             else context.facts_of(task, failed_action)
         )

@@ -34,6 +34,7 @@ from countermem.core import (
     Usage,
     facts_after,
     is_malformed,
+    salvaged_block,
 )
 from countermem.domains import State, WorldModel
 from countermem.memory._admission import AdmissionReport, ProposalAdmitter, learn_from_failure
@@ -129,7 +130,9 @@ class CounterfactualLearner:
         if key in seen or result.passed:
             return
         settings = self.generator.settings
-        free = is_malformed(result) and not settings.draws_after_malformed(action.content)
+        salvage = self.conditions.salvage if self.conditions is not None else salvaged_block
+        salvaged = salvage(action.content) if is_malformed(result) else None
+        free = is_malformed(result) and not settings.draws_after_malformed(salvaged)
         budgeted = self._budgeted.get(decision.task.id, 0)
         if not free and settings.failures_per_task is not None and budgeted >= settings.failures_per_task:
             self.stats.failures_skipped += 1
@@ -144,7 +147,9 @@ class CounterfactualLearner:
         calls_before = self.generator.calls
         facts = decision.facts
         if self.conditions is not None:
-            facts = facts_after(self.conditions.facts_of, decision.task, action, result, self.conditions.error_kind)
+            facts = facts_after(
+                self.conditions.facts_of, decision.task, action, result, self.conditions.error_kind, salvage
+            )
         proposal, report = learn_from_failure(
             self.generator,
             self.admitter,
@@ -160,6 +165,7 @@ class CounterfactualLearner:
             instructions=self.instructions,
             mode=self.mode,
             conditions=self.conditions,
+            salvaged=salvaged,
         )
         self.stats.proposals += 1
         self.stats.alternatives += len(proposal.alternatives)

@@ -5,26 +5,33 @@ line more often than it writes wrong code, and the re-prompt alone rarely fixes 
 verified lesson (keep the code, add the line) transfers to every later task; the source task's
 code does not, and a small model shown it copies it into the wrong task (docs/results.md, the humaneval
 cell). So such a record is recognised from its own content, and advice shows its edit applied to
-the current answer (`countermem.core._advice_format.FORM_REPAIR_FORMAT`).
+the current answer (`countermem.core._advice_format.FORM_REPAIR_FORMAT`). On math the action
+a malformed answer holds can also be a final answer stated with no code block
+(`Benchmark.salvage`); such a record is known by its rationale (`ANSWER_FORM_REPAIR_RATIONALE`)
+and shown with `ANSWER_FORM_REPAIR_FORMAT`.
 """
 
 from __future__ import annotations
 
 from countermem.core import Action, is_malformed, salvaged_block
-from countermem.memory._generator import normalise_action
+from countermem.memory._generator import ANSWER_FORM_REPAIR_RATIONALE, normalise_action
 from countermem.memory._record import Record
 
 
 def is_form_repair(record: Record) -> bool:
-    """The record's correction is its malformed original's own code block, unchanged."""
+    """The record's correction is its malformed original's own code block, unchanged, or (math)
+    the final answer that original stated, alone."""
     if not is_malformed(record.original_check):
         return False
+    if record.rationale == ANSWER_FORM_REPAIR_RATIONALE:
+        return True
     block = salvaged_block(record.original_action.content)
     return block is not None and normalise_action(block) == normalise_action(record.improved_action.content)
 
 
-def applied_form_repair(record: Record, last_action: Action | None) -> str | None:
-    """The current answer's own block, when `record` is a form repair and that answer has one."""
+def applied_form_repair(record: Record, last_action: Action | None, salvaged: str | None = None) -> str | None:
+    """The action the current malformed answer holds, when `record` is a form repair and that
+    answer holds one: `salvaged` (the agent's `Benchmark.salvage`), else its closed code block."""
     if last_action is None or not is_form_repair(record):
         return None
-    return salvaged_block(last_action.content)
+    return salvaged if salvaged is not None else salvaged_block(last_action.content)

@@ -172,10 +172,10 @@ class GeneratorSettings(BaseModel):
     failure costs a generator call per draw. A malformed answer the generator is not asked about
     (`draws_after_malformed`) costs no call and does not count."""
 
-    def draws_after_malformed(self, answer: str) -> bool:
-        """Whether the LLM is asked for alternatives to this malformed answer."""
+    def draws_after_malformed(self, salvaged: str | None) -> bool:
+        """Whether the LLM is asked for alternatives to a malformed answer holding `salvaged`."""
         if self.malformed_draws == "without_block":
-            return not (self.form_repair and salvaged_block(answer) is not None)
+            return not (self.form_repair and salvaged is not None)
         return bool(self.malformed_draws)
 
     @model_validator(mode="after")
@@ -275,6 +275,9 @@ class GenerationRequest(_Frozen):
     """The agent's own instructions for this benchmark (answer marker, action form)."""
     mode: RepairMode = "edit"
     """resolve: solve the task again (math answers), the whole reply is the action."""
+    salvaged: str | None = None
+    """The action a malformed `failed_action` holds (`Benchmark.salvage`): its form repair. None:
+    nothing to salvage, or a caller that did not ask its domain, which gets the closed code block."""
 
     @field_validator("failed_result")
     @classmethod
@@ -300,16 +303,31 @@ FORM_REPAIR_RATIONALE = (
     "The answer had its code in a block but no `Action:` line, so nothing was checked; "
     "the same code, unchanged, after `Action: check` passed."
 )
+ANSWER_FORM_REPAIR_RATIONALE = (
+    "The answer stated its final answer but had no `Action:` line, so nothing was checked; "
+    "that final answer alone, after `Action: check`, passed."
+)
+"""A form repair whose action is not a code block of the answer (math: its stated final
+answer); `is_form_repair` knows such a record by this rationale, which no model writes."""
+
+
+def request_salvage(request: GenerationRequest) -> str | None:
+    """What the malformed failed answer holds: the domain's salvage, else its closed code block."""
+    if not is_malformed(request.failed_result):
+        return None
+    return request.salvaged if request.salvaged is not None else salvaged_block(request.failed_action.content)
 
 
 def form_repair_alternative(request: GenerationRequest) -> Alternative | None:
-    """The failed malformed answer's own code block as an alternative; None when there is none."""
-    if not is_malformed(request.failed_result):
+    """The failed malformed answer's own action (`request_salvage`) as an alternative; None when
+    there is none."""
+    salvaged = request_salvage(request)
+    if salvaged is None or normalise_action(salvaged) == normalise_action(request.failed_action.content):
         return None
     block = salvaged_block(request.failed_action.content)
-    if block is None or normalise_action(block) == normalise_action(request.failed_action.content):
-        return None
-    return Alternative(action=Action(content=block), rationale=FORM_REPAIR_RATIONALE, form_repair=True)
+    from_block = block is not None and normalise_action(block) == normalise_action(salvaged)
+    rationale = FORM_REPAIR_RATIONALE if from_block else ANSWER_FORM_REPAIR_RATIONALE
+    return Alternative(action=Action(content=salvaged), rationale=rationale, form_repair=True)
 
 
 class Proposal(_Frozen):
@@ -894,7 +912,7 @@ class Generator:
             kept.append(repair)
             problems.append("form repair: the answer's own code block is alternative 1 (no LLM call)")
         free = len(kept)
-        if is_malformed(request.failed_result) and not settings.draws_after_malformed(request.failed_action.content):
+        if is_malformed(request.failed_result) and not settings.draws_after_malformed(request_salvage(request)):
             planned = 0  # the first draw then finds nothing planned and nothing wasted, and stops
             problems.append(f"malformed answer: no LLM draws (malformed_draws = {settings.malformed_draws!r})")
         texts: list[str] = []

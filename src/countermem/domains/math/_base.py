@@ -17,9 +17,11 @@ from countermem.core import (
     Facts,
     Task,
     package_version,
+    salvaged_block,
 )
 from countermem.domains._data import dataset_dir, verified_file
 from countermem.domains._protocol import Availability, Benchmark, BenchmarkOptions
+from countermem.domains.math._answer import MAX_ANSWER_CHARS, extract_final_answer
 from countermem.domains.math._errors import error_kind
 from countermem.domains.math._facts import math_facts
 from countermem.domains.math._judge import DEFAULT_TIMEOUT_S, AnswerJudge
@@ -141,6 +143,20 @@ class MathBenchmark(Benchmark):
 
     def error_kind(self, result: CheckResult) -> str | None:
         return error_kind(result.status, result.details)
+
+    def salvage(self, answer: str) -> str | None:
+        """A closed code block that states a final answer, else a final answer the answer states:
+        then the action is that answer alone, `Answer: <answer>`, all the judge reads. The 1.5B
+        wrote its whole working in the Thought, boxed the reference answer and wrote no `Action:`
+        line; once it put `Action: check` itself in the block (docs/results.md, gsm8k). A block
+        that states no answer holds nothing the judge could pass."""
+        block = salvaged_block(answer)
+        if block is not None and extract_final_answer(block) is not None:
+            return block
+        final = extract_final_answer(answer)
+        if final is None or len(final.text) > MAX_ANSWER_CHARS:
+            return None
+        return "Answer: " + " ".join(final.text.split())
 
     def _require_gold(self, task: Task) -> str:
         if task.gold is None:
