@@ -71,6 +71,11 @@ def outcome(text: str, benchmark: Benchmark, task: Task) -> tuple[bool, bool]:
     return True, check_action(world, step.action).passed
 
 
+def _said(text: str, benchmark: Benchmark, task: Task) -> str:
+    formed, passed = outcome(text, benchmark, task)
+    return "passes" if passed else "well-formed, fails" if formed else "malformed"
+
+
 def source_record(points: list[Point], benchmark: Benchmark) -> Record:
     for point in points:
         world = benchmark.world_model()
@@ -124,8 +129,8 @@ def main() -> None:
             formed, passed = outcome(shown, benchmark, point.task)
             counts[name][0] += int(formed)
             counts[name][1] += int(passed)
-        print(f"[{index}/{len(points)}] {point.task.id}: recorded {outcome(point.recorded, benchmark, point.task)}, "
-              f"with advice {outcome(reply, benchmark, point.task)}", flush=True)
+        print(f"[{index}/{len(points)}] {point.task.id}: recorded reply {_said(point.recorded, benchmark, point.task)}; "
+              f"with advice {_said(reply, benchmark, point.task)}", flush=True)
     print(f"decisions replayed: {len(points)} (record from {record.source.task_id}: {record.improved_action.content!r})")
     for name, (formed_n, passed_n) in counts.items():
         print(f"  {name:8s}: follows the contract {formed_n}, action passes {passed_n}")
