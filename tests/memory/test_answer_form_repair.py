@@ -23,7 +23,7 @@ from countermem.core import (
 )
 from countermem.domains import State
 from countermem.domains.math import GSM8K
-from countermem.llm import Completion, GenerationParams, Message, ScriptedLLM
+from countermem.llm import ScriptedLLM
 from countermem.memory import (
     ANSWER_FORM_REPAIR_RATIONALE,
     Admitter,
@@ -46,14 +46,6 @@ from countermem.selector import TopOne
 SALVAGE = GSM8K().salvage
 SOURCE = "Thought: 9 + 7 = 16.\nTherefore, Lily found \\(\\boxed{16}\\) insects."
 TASK = Task(id="g1", benchmark="gsm8k", domain="math", prompt="How many insects did Lily find?", gold="16")
-
-
-class NoLLM:
-    backend = "scripted"
-    name = "scripted:none"
-
-    def complete(self, messages: list[Message], params: GenerationParams | None = None) -> Completion:
-        raise AssertionError("a form repair needs no LLM call")
 
 
 class GoldWorld:
@@ -98,7 +90,7 @@ def test_the_stated_answer_is_the_repair_and_says_so_in_its_rationale() -> None:
 
 def _learn(store: SQLiteStore, answer: str) -> CounterfactualLearner:
     learner = CounterfactualLearner(
-        Generator(NoLLM(), settings=GeneratorSettings(greedy=False, samples=0)),  # type: ignore[arg-type]
+        Generator(ScriptedLLM([]), settings=GeneratorSettings(greedy=False, samples=0)),  # no reply to give
         Admitter(store), GoldWorld, action_language="text",
         conditions=ConditionContext(facts_of=facts_of, salvage=SALVAGE),
     )

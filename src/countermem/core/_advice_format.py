@@ -218,40 +218,26 @@ def render_record_text(
 
 
 def render_form_repair_text(
-    record_id: str, condition: str, action: str, lang: str, before: float, after: float
+    record_id: str, condition: str, action: str, lang: str, before: float, after: float, answer: str | None = None
 ) -> str:
-    """A form-repair record applied to the current agent's own code block `action` (`FORM_REPAIR_FORMAT`)."""
-    shown_condition = _shown_condition(record_id, condition)
+    """A form-repair record applied to the current agent's own code block `action`
+    (`FORM_REPAIR_FORMAT`); with the malformed `answer` whose salvaged `action` is a final answer it
+    stated with no block, as `ANSWER_FORM_REPAIR_FORMAT` (its last line, then that answer checked)."""
     body = action.strip("\n")
-    return FORM_REPAIR_FORMAT.format(
-        record_id=record_id,
-        before=before,
-        after=after,
-        condition=shown_condition,
-        fence=_fence_for(body),
-        lang=_one_line(lang).replace("`", ""),
-        action=body,
-    )
-
-
-def render_answer_form_repair_text(
-    record_id: str, condition: str, answer: str, action: str, lang: str, before: float, after: float
-) -> str:
-    """A form-repair record applied to the current agent's malformed `answer`, whose salvaged
-    action (a stated final answer, no code block) is `action` (`ANSWER_FORM_REPAIR_FORMAT`)."""
+    fields = {
+        "record_id": record_id,
+        "before": before,
+        "after": after,
+        "condition": _shown_condition(record_id, condition),
+        "fence": _fence_for(body),
+        "lang": _one_line(lang).replace("`", ""),
+        "action": body,
+    }
+    if answer is None:
+        return FORM_REPAIR_FORMAT.format(**fields)
     lines = [line.strip() for line in answer.splitlines() if line.strip()]
     tail, _ = clip_middle(lines[-1] if lines else "", ANSWER_TAIL_CHARS)
-    body = action.strip("\n")
-    return ANSWER_FORM_REPAIR_FORMAT.format(
-        record_id=record_id,
-        before=before,
-        after=after,
-        condition=_shown_condition(record_id, condition),
-        tail=" ".join(tail.split()),
-        fence=_fence_for(body),
-        lang=_one_line(lang).replace("`", ""),
-        action=body,
-    )
+    return ANSWER_FORM_REPAIR_FORMAT.format(**fields, tail=" ".join(tail.split()))
 
 
 def render_compact_text(

@@ -30,7 +30,6 @@ from countermem.core import (
     Decision,
     Outcome,
     is_malformed,
-    render_answer_form_repair_text,
     render_compact_text,
     render_form_repair_text,
     render_lesson_text,
@@ -223,17 +222,7 @@ def render_record(
     malformed answer holding an action (`salvaged`, else its code block; `countermem.memory._form_repair`)."""
     condition = str(record.condition) if show_condition else UNIVERSAL_CONDITION_TEXT
     own_block = applied_form_repair(record, last_action, salvaged)
-    if own_block is not None and last_action is not None and not _is_own_block(last_action, own_block):
-        return render_answer_form_repair_text(
-            record_id=record.id,
-            condition=condition,
-            answer=last_action.content,
-            action=own_block,
-            lang=action_language,
-            before=record.original_check.utility,
-            after=record.improved_check.utility,
-        )
-    if own_block is not None:
+    if own_block is not None and last_action is not None:
         return render_form_repair_text(
             record_id=record.id,
             condition=condition,
@@ -241,6 +230,7 @@ def render_record(
             lang=action_language,
             before=record.original_check.utility,
             after=record.improved_check.utility,
+            answer=None if _is_own_block(last_action, own_block) else last_action.content,
         )
     if rendering == "lesson" and record.lesson is not None and record.lesson.verified:
         return render_lesson_text(
