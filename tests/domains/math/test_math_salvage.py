@@ -28,3 +28,12 @@ def test_working_with_no_final_answer_or_too_long_a_one_holds_nothing() -> None:
 def test_other_domains_salvage_only_a_closed_code_block(toy_benchmark) -> None:  # type: ignore[no-untyped-def]
     assert toy_benchmark.salvage(BOXED) is None
     assert toy_benchmark.salvage("```sql\nSELECT 1\n```") == "SELECT 1"
+
+
+def test_the_instructions_example_copied_into_an_answer_is_not_its_action() -> None:
+    from countermem.domains.math._base import EXAMPLE_ACTION, INSTRUCTIONS
+
+    assert f"```text\n{EXAMPLE_ACTION}\n```" in INSTRUCTIONS
+    copied = f"Thought: 16 * 12 = 192.\n```text\n{EXAMPLE_ACTION}\n```"
+    assert GSM8K().salvage(copied) is None
+    assert GSM8K().salvage(f"So \\boxed{{192}}.\n```\n{EXAMPLE_ACTION}\n```") == "Answer: 192"

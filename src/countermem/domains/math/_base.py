@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import threading
 from abc import abstractmethod
 from pathlib import Path
@@ -36,6 +37,17 @@ Answer: 12
 ```
 The last such marker in the action is the one graded, and nothing else is read. Put only the
 answer after the marker, not a sentence. {form}"""
+EXAMPLE_ACTION = "2 boxes of 6 eggs hold 2 * 6 = 12 eggs.\nAnswer: 12"
+"""The example action of `INSTRUCTIONS`, which a small model sometimes copies into its answer."""
+_FENCED = re.compile(r"^[ \t]*(`{3,})[^\n]*\n(.*?)^[ \t]*\1[ \t]*$", re.DOTALL | re.MULTILINE)
+
+
+def without_example(answer: str) -> str:
+    """`answer` with every code block that is the instructions' example removed: it is no answer.
+    The 1.5B copied it after its own working in 2 of 4 gsm8k form-repair uses, and `Answer: 12`
+    was checked for it (docs/results.md)."""
+    example = " ".join(EXAMPLE_ACTION.split())
+    return _FENCED.sub(lambda m: "" if " ".join(m.group(2).split()) == example else m.group(0), answer)
 
 
 class MathBenchmark(Benchmark):
@@ -149,7 +161,9 @@ class MathBenchmark(Benchmark):
         then the action is that answer alone, `Answer: <answer>`, all the judge reads. The 1.5B
         wrote its whole working in the Thought, boxed the reference answer and wrote no `Action:`
         line; once it put `Action: check` itself in the block (docs/results.md, gsm8k). A block
-        that states no answer holds nothing the judge could pass."""
+        that states no answer holds nothing the judge could pass, and the instructions' example,
+        copied, is not the model's answer (`without_example`)."""
+        answer = without_example(answer)
         block = salvaged_block(answer)
         if block is not None and extract_final_answer(block) is not None:
             return block
