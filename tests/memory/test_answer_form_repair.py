@@ -85,7 +85,10 @@ def test_the_stated_answer_is_the_repair_and_says_so_in_its_rationale() -> None:
     repair = form_repair_alternative(_request(SOURCE, SALVAGE(SOURCE)))
     assert repair is not None and repair.form_repair
     assert repair.action.content == "Answer: 16" and repair.rationale == ANSWER_FORM_REPAIR_RATIONALE
-    assert form_repair_alternative(_request(SOURCE, None)) is None, "without the domain's salvage: a block only"
+    assert form_repair_alternative(_request(SOURCE, None)) is None, "nothing salvaged, no repair"
+    copied = "Thought: 4 left.\n```text\n2 boxes of 6 eggs hold 2 * 6 = 12 eggs.\nAnswer: 12\n```"
+    assert SALVAGE(copied) is None
+    assert form_repair_alternative(_request(copied, SALVAGE(copied))) is None, "no fallback to the copied block"
 
 
 def _learn(store: SQLiteStore, answer: str) -> CounterfactualLearner:
@@ -132,6 +135,13 @@ def test_a_later_agent_sees_its_own_stated_answer_checked_not_the_source_working
         facts = facts_after(facts_of, other, nothing, malformed_result("x"), None, SALVAGE)
         assert memory.advise(Decision(task=other, situation=other.prompt, facts=facts, step=2, last_action=nothing,
                                       last_result=malformed_result("x"))) is None, "no stated answer, no repair"
+        from countermem.domains.math._base import EXAMPLE_ACTION
+
+        copied = Action(content=f"Thought: 4 left.\n```text\n{EXAMPLE_ACTION}\n```")
+        facts = facts_after(facts_of, other, copied, malformed_result("x"), None, SALVAGE)
+        assert memory.advise(Decision(task=other, situation=other.prompt, facts=facts, step=3, last_action=copied,
+                                      last_result=malformed_result("x"), salvaged=SALVAGE(copied.content))) is None, \
+            "the copied example is no answer: the slip's facts name no salvage, so no repair is offered"
 
 
 class Recorder:

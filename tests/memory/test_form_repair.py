@@ -102,6 +102,7 @@ def request(answer: str = MALFORMED, result: CheckResult | None = None) -> Gener
     return GenerationRequest(
         domain="coding", benchmark="toy", action_language="python", situation="write add",
         failed_action=Action(content=answer), failed_result=result or malformed_result("no Action line"),
+        salvaged=salvaged_block(answer),
     )
 
 
@@ -156,6 +157,7 @@ def test_admitted_form_repair_is_conditioned_on_the_slip_alone(tmp_path: Path) -
             Admitter(store), task=TASK, world_model=AddWorld(), state=State(task_id="t", payload=0),
             failed_action=failed, failed_result=malformed_result("x"), facts=decision,
             situation="write add", action_language="python", conditions=ConditionContext(facts_of=facts_of),
+            salvaged=salvaged_block(MALFORMED),
         )
         assert report.admitted and report.record is not None
         record = report.record
@@ -189,7 +191,7 @@ def test_advice_shows_the_repair_applied_to_the_current_answer(tmp_path: Path) -
     own = "def mul(a, b):\n    return a * b"
     answer = Action(content=f"Sure:\n```python\n{own}\n```")
     record = _form_record()
-    text = render_record(record, "python", last_action=answer)
+    text = render_record(record, "python", last_action=answer, salvaged=salvaged_block(answer.content))
     assert f"Action: check\n```python\n{own}\n```" in text
     assert CODE not in text, "the source task's code is not shown"
     assert parse_record_texts(text) == []
@@ -203,7 +205,7 @@ def test_advice_shows_the_repair_applied_to_the_current_answer(tmp_path: Path) -
         mul = Task(id="m", benchmark="toy", domain="coding", prompt="write mul")
         facts = facts_after(facts_of, mul, answer, malformed_result("x"))
         advice = memory.advise(Decision(task=mul, situation="write mul", facts=facts, step=1,
-                                        last_action=answer, last_result=malformed_result("x")))
+                                        last_action=answer, last_result=malformed_result("x"), salvaged=own))
         assert advice is not None and own in advice.text and CODE not in advice.text
         no_block = Action(content="I would multiply them.")
         facts = facts_after(facts_of, mul, no_block, malformed_result("x"))
@@ -247,7 +249,7 @@ def test_form_repair_text_shows_the_answer_before_and_after() -> None:
     from countermem.agents import parse_step
 
     own = "def mul(a, b):\n    return a * b"
-    text = render_record(_form_record(), "python", last_action=Action(content=f"```python\n{own}\n```"))
+    text = render_record(_form_record(), "python", last_action=Action(content=f"```python\n{own}\n```"), salvaged=own)
     before, after = text.split("\nbecomes\n")
     assert before.endswith(f"```python\n{own}\n```")
     assert after.startswith("Thought: ")
@@ -324,6 +326,7 @@ def test_answer_once_marks_only_a_form_repair_applied_to_the_last_answer(tmp_pat
             )
             facts = facts_after(facts_of, mul, answer, malformed_result("x"))
             advice = memory.advise(Decision(task=mul, situation="write mul", facts=facts, step=1,
-                                            last_action=answer, last_result=malformed_result("x")))
+                                            last_action=answer, last_result=malformed_result("x"),
+                                            salvaged=salvaged_block(answer.content)))
             assert advice is not None and advice.record_id == record.id
             assert advice.holds_last_answer is holds

@@ -31,8 +31,8 @@ class Decision(BaseModel):
     last_result: CheckResult | None = None
     salvaged: str | None = None
     """When `last_result` is malformed: the action that answer holds (`Benchmark.salvage`), what a
-    form repair is shown applied to. None: the agent salvaged nothing, and advice falls back to
-    the answer's closed code block (`salvaged_block`)."""
+    form repair is shown applied to. None: nothing to salvage, so no form repair is shown (an
+    agent of your own sets it to offer them: `benchmark.salvage(answer)`)."""
 
 
 class Advice(BaseModel):

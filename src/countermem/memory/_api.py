@@ -22,7 +22,16 @@ import weakref
 from collections.abc import Iterable
 from pathlib import Path
 
-from countermem.core import Action, CheckResult, ConfigError, Facts, StoreError, Task
+from countermem.core import (
+    Action,
+    CheckResult,
+    ConfigError,
+    Facts,
+    StoreError,
+    Task,
+    is_malformed,
+    salvaged_block,
+)
 from countermem.domains import CheckerInfo, State, TimeLimitedWorldModel, WorldModel, validated_check
 from countermem.llm import LLM
 from countermem.memory._admission import MIN_GAIN, AdmissionReport, Admitter, learn_from_failure
@@ -236,6 +245,7 @@ def learn(
         max_alternatives=max_alternatives,
         instructions=instructions,
         conditions=ConditionContext(facts_of=facts_of) if facts_of is not None else None,
+        salvaged=salvaged_block(failed_action.content) if is_malformed(failed_result) else None,
     )
     memory.refresh()
     return report

@@ -29,9 +29,9 @@ def is_form_repair(record: Record) -> bool:
     return block is not None and normalise_action(block) == normalise_action(record.improved_action.content)
 
 
-def applied_form_repair(record: Record, last_action: Action | None, salvaged: str | None = None) -> str | None:
-    """The action the current malformed answer holds, when `record` is a form repair and that
-    answer holds one: `salvaged` (the agent's `Benchmark.salvage`), else its closed code block."""
+def applied_form_repair(record: Record, last_action: Action | None, salvaged: str | None) -> str | None:
+    """`salvaged`, the action the current malformed answer holds (the agent's `Benchmark.salvage`),
+    when `record` is a form repair and there is such an answer."""
     if last_action is None or not is_form_repair(record):
         return None
-    return salvaged if salvaged is not None else salvaged_block(last_action.content)
+    return salvaged

@@ -276,8 +276,9 @@ class GenerationRequest(_Frozen):
     mode: RepairMode = "edit"
     """resolve: solve the task again (math answers), the whole reply is the action."""
     salvaged: str | None = None
-    """The action a malformed `failed_action` holds (`Benchmark.salvage`): its form repair. None:
-    nothing to salvage, or a caller that did not ask its domain, which gets the closed code block."""
+    """The action a malformed `failed_action` holds (`Benchmark.salvage`; `salvaged_block` for a
+    caller with no benchmark): its form repair. None: nothing to salvage. Not guessed here: on
+    math the domain refuses a block that is its instructions' example, which a block rule takes."""
 
     @field_validator("failed_result")
     @classmethod
@@ -312,10 +313,8 @@ answer); `is_form_repair` knows such a record by this rationale, which no model 
 
 
 def request_salvage(request: GenerationRequest) -> str | None:
-    """What the malformed failed answer holds: the domain's salvage, else its closed code block."""
-    if not is_malformed(request.failed_result):
-        return None
-    return request.salvaged if request.salvaged is not None else salvaged_block(request.failed_action.content)
+    """What the malformed failed answer holds (`GenerationRequest.salvaged`); None after a check."""
+    return request.salvaged if is_malformed(request.failed_result) else None
 
 
 def form_repair_alternative(request: GenerationRequest) -> Alternative | None:
