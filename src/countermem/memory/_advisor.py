@@ -219,7 +219,7 @@ def render_record(
     salvaged: str | None = None,
 ) -> str:
     """The record's prompt text; a form repair is shown applied to `last_action` when that is a
-    malformed answer holding an action (`salvaged`, else its code block; `countermem.memory._form_repair`)."""
+    malformed answer holding an action, `salvaged` (`countermem.memory._form_repair`)."""
     condition = str(record.condition) if show_condition else UNIVERSAL_CONDITION_TEXT
     own_block = applied_form_repair(record, last_action, salvaged)
     if own_block is not None and last_action is not None:
