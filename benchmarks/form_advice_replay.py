@@ -28,6 +28,7 @@ from countermem.experiment._rundir import read_transcript, safe_name
 from countermem.llm import GenerationParams, Message, make_llm
 from countermem.memory import ANSWER_FORM_REPAIR_RATIONALE, FORM_REPAIR_RATIONALE, Record, RecordSource
 from countermem.memory._advisor import render_record
+from countermem.memory._generator import is_own_block
 
 
 @dataclass(frozen=True)
@@ -82,14 +83,14 @@ def source_record(points: list[Point], benchmark: Benchmark) -> Record:
         world.reset(point.task)
         result: CheckResult = check_action(world, Action(content=point.salvaged))
         if result.passed:
-            from_block = point.salvaged.strip() in point.answer and "```" in point.answer
             return Record(
                 domain=point.task.domain, benchmark=point.task.benchmark, situation=point.task.prompt,
                 original_action=Action(content=point.answer), improved_action=Action(content=point.salvaged),
                 original_check=malformed_result("no Action line"), improved_check=result,
                 utility_gain=result.utility,
                 condition="malformed_answer and malformed_has_block",
-                rationale=FORM_REPAIR_RATIONALE if from_block else ANSWER_FORM_REPAIR_RATIONALE,
+                rationale=FORM_REPAIR_RATIONALE if is_own_block(point.answer, point.salvaged)
+                else ANSWER_FORM_REPAIR_RATIONALE,
                 source=RecordSource(task_id=point.task.id, benchmark=point.task.benchmark),
             )
     sys.exit("no salvaged action passes its check: there is no form repair to show")

@@ -18,9 +18,10 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from countermem.core import Action, Task, salvaged_block
+from countermem.core import Action, Task
 from countermem.domains import check_action, load_benchmark
 from countermem.experiment._rundir import read_transcript, safe_name
+from countermem.memory._generator import is_own_block
 
 
 def malformed_answers(path: Path) -> list[str]:
@@ -60,7 +61,7 @@ def main() -> None:
             salvaged = benchmark.salvage(answer)
             if salvaged is None:
                 continue
-            counts["block" if salvaged_block(answer) is not None else "stated answer only"] += 1
+            counts["block" if is_own_block(answer, salvaged) else "stated answer only"] += 1
             world.reset(task)
             result = check_action(world, Action(content=salvaged))
             if result.passed:

@@ -38,6 +38,7 @@ from countermem.core._files import sha256_file
 from countermem.core._hook import Advice, Decision, MemoryHook, Outcome
 from countermem.core._malformed import (
     CHECK_ERROR_FACT,
+    CLOSED_FENCE,
     MALFORMED_BLOCK_FACT,
     MALFORMED_FACT,
     Salvage,
@@ -64,6 +65,7 @@ __all__ = [
     "ADVICE_BLOCK_HEADER",
     "BACKBONE_FAULTS",
     "CHECK_ERROR_FACT",
+    "CLOSED_FENCE",
     "MALFORMED_BLOCK_FACT",
     "MALFORMED_FACT",
     "RECORD_TEXT_FORMAT",

@@ -38,7 +38,8 @@ MALFORMED_DETAILS_PREFIX = "not checked: the answer did not follow the format: "
 CHECK_ERROR_FACT = "check_error"
 """After a failed check, the kind of mistake it reports (`Benchmark.error_kind`), when the domain names one."""
 
-_CLOSED_FENCE = re.compile(r"^[ \t]*(`{3,})[ \t]*[A-Za-z0-9_+.-]*[ \t]*\n(.*?)^[ \t]*\1[ \t]*$", re.DOTALL | re.MULTILINE)
+CLOSED_FENCE = re.compile(r"^[ \t]*(`{3,})[ \t]*[A-Za-z0-9_+.-]*[ \t]*\n(.*?)^[ \t]*\1[ \t]*$", re.DOTALL | re.MULTILINE)
+"""A closed fenced code block; group 2 is its body."""
 
 
 Salvage: TypeAlias = Callable[[str], "str | None"]
@@ -50,7 +51,7 @@ def salvaged_block(answer: str) -> str | None:
 
     The longest: a small model that adds a usage example or a test after its code writes a
     shorter block, and the action is the code."""
-    blocks = [match.group(2).strip() for match in _CLOSED_FENCE.finditer(answer)]
+    blocks = [match.group(2).strip() for match in CLOSED_FENCE.finditer(answer)]
     blocks = [block for block in blocks if block]
     return max(blocks, key=len) if blocks else None
 

@@ -34,10 +34,9 @@ from countermem.core import (
     render_form_repair_text,
     render_lesson_text,
     render_record_text,
-    salvaged_block,
 )
 from countermem.memory._form_repair import applied_form_repair, is_form_repair
-from countermem.memory._generator import normalise_action
+from countermem.memory._generator import is_own_block
 from countermem.memory._lesson import has_verified_lesson
 from countermem.memory._pgstore import PostgresStore
 from countermem.memory._record import Record
@@ -201,12 +200,7 @@ def _shows_last_answer(record: Record, decision: Decision) -> bool:
     a stated answer's repair shows its last line, so the working stays in the agent's history."""
     last = _malformed_answer(decision)
     applied = applied_form_repair(record, last, decision.salvaged)
-    return applied is not None and last is not None and _is_own_block(last, applied)
-
-
-def _is_own_block(answer: Action, salvaged: str) -> bool:
-    block = salvaged_block(answer.content)
-    return block is not None and normalise_action(block) == normalise_action(salvaged)
+    return applied is not None and last is not None and is_own_block(last.content, applied)
 
 
 def render_record(
@@ -230,7 +224,7 @@ def render_record(
             lang=action_language,
             before=record.original_check.utility,
             after=record.improved_check.utility,
-            answer=None if _is_own_block(last_action, own_block) else last_action.content,
+            answer=None if is_own_block(last_action.content, own_block) else last_action.content,
         )
     if rendering == "lesson" and record.lesson is not None and record.lesson.verified:
         return render_lesson_text(

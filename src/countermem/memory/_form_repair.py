@@ -13,8 +13,8 @@ and shown with `ANSWER_FORM_REPAIR_FORMAT`.
 
 from __future__ import annotations
 
-from countermem.core import Action, is_malformed, salvaged_block
-from countermem.memory._generator import ANSWER_FORM_REPAIR_RATIONALE, normalise_action
+from countermem.core import Action, is_malformed
+from countermem.memory._generator import ANSWER_FORM_REPAIR_RATIONALE, is_own_block
 from countermem.memory._record import Record
 
 
@@ -25,8 +25,7 @@ def is_form_repair(record: Record) -> bool:
         return False
     if record.rationale == ANSWER_FORM_REPAIR_RATIONALE:
         return True
-    block = salvaged_block(record.original_action.content)
-    return block is not None and normalise_action(block) == normalise_action(record.improved_action.content)
+    return is_own_block(record.original_action.content, record.improved_action.content)
 
 
 def applied_form_repair(record: Record, last_action: Action | None, salvaged: str | None) -> str | None:

@@ -312,6 +312,13 @@ ANSWER_FORM_REPAIR_RATIONALE = (
 answer); `is_form_repair` knows such a record by this rationale, which no model writes."""
 
 
+def is_own_block(answer: str, action: str) -> bool:
+    """`action` is `answer`'s closed code block (`salvaged_block`) unchanged: a form repair of a
+    code block, not of a stated answer."""
+    block = salvaged_block(answer)
+    return block is not None and normalise_action(block) == normalise_action(action)
+
+
 def request_salvage(request: GenerationRequest) -> str | None:
     """What the malformed failed answer holds (`GenerationRequest.salvaged`); None after a check."""
     return request.salvaged if is_malformed(request.failed_result) else None
@@ -323,8 +330,7 @@ def form_repair_alternative(request: GenerationRequest) -> Alternative | None:
     salvaged = request_salvage(request)
     if salvaged is None or normalise_action(salvaged) == normalise_action(request.failed_action.content):
         return None
-    block = salvaged_block(request.failed_action.content)
-    from_block = block is not None and normalise_action(block) == normalise_action(salvaged)
+    from_block = is_own_block(request.failed_action.content, salvaged)
     rationale = FORM_REPAIR_RATIONALE if from_block else ANSWER_FORM_REPAIR_RATIONALE
     return Alternative(action=Action(content=salvaged), rationale=rationale, form_repair=True)
 

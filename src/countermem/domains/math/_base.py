@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import re
 import threading
 from abc import abstractmethod
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from countermem.core import (
+    CLOSED_FENCE,
     Action,
     CheckResult,
     CountermemError,
@@ -39,7 +39,6 @@ The last such marker in the action is the one graded, and nothing else is read. 
 answer after the marker, not a sentence. {form}"""
 EXAMPLE_ACTION = "2 boxes of 6 eggs hold 2 * 6 = 12 eggs.\nAnswer: 12"
 """The example action of `INSTRUCTIONS`, which a small model sometimes copies into its answer."""
-_FENCED = re.compile(r"^[ \t]*(`{3,})[^\n]*\n(.*?)^[ \t]*\1[ \t]*$", re.DOTALL | re.MULTILINE)
 
 
 def without_example(answer: str) -> str:
@@ -47,7 +46,7 @@ def without_example(answer: str) -> str:
     The 1.5B copied it after its own working in 2 of 4 gsm8k form-repair uses, and `Answer: 12`
     was checked for it (docs/results.md)."""
     example = " ".join(EXAMPLE_ACTION.split())
-    return _FENCED.sub(lambda m: "" if " ".join(m.group(2).split()) == example else m.group(0), answer)
+    return CLOSED_FENCE.sub(lambda m: "" if " ".join(m.group(2).split()) == example else m.group(0), answer)
 
 
 class MathBenchmark(Benchmark):
