@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from countermem.core import Action
+from countermem.core import Action, Task
 from countermem.domains import (
     BenchmarkOptions,
     check_world_model,
@@ -16,7 +16,8 @@ from countermem.domains import (
     load_benchmark,
     split_tasks,
 )
-from countermem.domains.sql import SpiderBenchmark, quote_alter
+from countermem.domains.sql import SpiderBenchmark, query_shape, quote_alter
+from countermem.domains.sql._spider import _content_words, _english_question
 
 
 @pytest.fixture(scope="module")
@@ -106,16 +107,46 @@ def test_facts_and_render(spider: SpiderBenchmark) -> None:
     assert isinstance(facts.values["n_tables"], int)
 
 
-def test_lookalikes_come_from_other_databases(spider: SpiderBenchmark) -> None:
+def test_lookalikes_are_the_same_query_shape_on_other_databases(spider: SpiderBenchmark) -> None:
     tasks = spider.tasks()
     found = {t.id: spider.lookalikes(t, random.Random(0)) for t in tasks}
     with_any = [tid for tid, others in found.items() if others]
-    assert len(with_any) >= 5
+    assert len(with_any) >= 100
     by_id = {t.id: t for t in tasks}
     for tid in with_any:
         for other in found[tid]:
             assert other.environment != by_id[tid].environment
             assert other.gold != by_id[tid].gold
+            assert query_shape(other.gold or "") == query_shape(by_id[tid].gold or "")
+
+
+def test_lookalikes_put_the_closest_question_first(spider: SpiderBenchmark) -> None:
+    task = next(t for t in spider.tasks() if len(spider.lookalikes(t, random.Random(0))) >= 3)
+    words = _content_words(_english_question(task))
+
+    def jaccard(other: object) -> float:
+        assert isinstance(other, Task)
+        theirs = _content_words(_english_question(other))
+        return len(words & theirs) / len(words | theirs)
+
+    for seed in (0, 1):
+        scores = [jaccard(o) for o in spider.lookalikes(task, random.Random(seed))]
+        assert scores == sorted(scores, reverse=True)
+
+
+def test_query_shape_blanks_names_and_values() -> None:
+    assert (
+        query_shape(
+            "SELECT T1.name, count(*) AS c FROM singer AS T1 JOIN song AS T2 ON T1.id = T2.sid "
+            'WHERE T2.country = "France" AND T2.year > 2000;'
+        )
+        == "select _ , count ( * ) from _ join _ on _ = _ where _ = ? and _ > ?"
+    )
+    assert query_shape("select name from dogs group by breed order by count(*) desc limit 1") == query_shape(
+        "SELECT City FROM customers GROUP BY City ORDER BY COUNT(*) DESC LIMIT 1"
+    )
+    assert query_shape("SELECT name FROM t WHERE a = 'x'") != query_shape("SELECT name FROM t WHERE a != 'x'")
+    assert query_shape("SELECT count(*) FROM t") != query_shape("SELECT count(DISTINCT a) FROM t")
 
 
 def test_quote_alter_leaves_string_literals_alone() -> None:

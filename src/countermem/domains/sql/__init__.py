@@ -38,7 +38,7 @@ from countermem.domains.sql._execution import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_
 from countermem.domains.sql._facts import QUESTION_KEYWORDS, action_facts, question_keywords, task_facts
 from countermem.domains.sql._schema import SCHEMA_CHAR_LIMIT, SchemaInfo, TableInfo, read_schema
 from countermem.domains.sql._shop import ShopBenchmark, ShopQuestions, build_database, load_questions
-from countermem.domains.sql._spider import SpiderBenchmark, SpiderLoadReport, quote_alter
+from countermem.domains.sql._spider import SpiderBenchmark, SpiderLoadReport, query_shape, quote_alter
 from countermem.domains.sql._worldmodel import DatabaseSource, GoldCache, GoldResult, SQLiteWorldModel
 
 __all__ = [
@@ -69,6 +69,7 @@ __all__ = [
     "load_questions",
     "normalise_rows",
     "normalise_value",
+    "query_shape",
     "question_keywords",
     "quote_alter",
     "read_schema",

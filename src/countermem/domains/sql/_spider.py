@@ -19,10 +19,14 @@ two languages never share one. `metadata.gold_empty` flags golds that return no 
 task cannot tell a right query from a wrong one that also returns nothing, so a runner should
 report them apart. `metadata.gold_rows` is the gold's row count as the tsv records it (or None).
 
-Look-alikes: Spider rarely asks one question on two databases, so `lookalikes` returns the
-tasks of *other* databases whose question shares at least half of its content words (Jaccard
->= `LOOKALIKE_MIN_JACCARD`) and whose gold query differs ("List the names of teachers in
-ascending order of age" vs. the same for conductors). Most tasks have none and get [].
+Look-alikes: Spider rarely asks one question on two databases (16 of the 779 English dev tasks
+here share half their question's content words with a task of another database), so a look-alike
+is the same *kind* of question on another database: a task whose gold has the same shape
+(`query_shape`: keywords, operators and structure, with names and values blanked) but other text,
+closest questions first (content-word Jaccard, ties in the rng's order). "Return the name of the
+high school student with the most friends" and "What is the name of the breed with the most dogs?"
+share `select _ from _ join _ on _ = _ group by _ order by count ( * ) desc limit ?`; 518 of the
+779 have at least one. A task whose shape no other database's gold has gets [].
 """
 
 from __future__ import annotations
@@ -44,7 +48,16 @@ from countermem.domains.sql._base import SQLBenchmark
 from countermem.domains.sql._worldmodel import fingerprint
 
 SPIDER_FOLDERS: tuple[tuple[str, str], ...] = (("spider_en", "en"), ("spider", "de"))
-LOOKALIKE_MIN_JACCARD = 0.5
+_SHAPE_KEYWORDS = frozenset(
+    """
+    select from where group by order having limit offset join on as and or not in like between is null
+    distinct all count sum avg min max asc desc union intersect except exists inner left outer cross
+    natural case when then else end cast
+    """.split()  # noqa: SIM905
+)
+_SHAPE_TOKEN = re.compile(
+    r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`[^`]*`|\d+(?:\.\d+)?|[^\W\d]\w*|<=|>=|!=|<>|\S"
+)
 _STOPWORDS = frozenset(
     """
     a an the of in on for to by with and or is are was were be do does did we have has there that which
@@ -86,6 +99,31 @@ def _english_question(task: Task) -> str:
     return str(task.metadata.get("question_en") or task.prompt)
 
 
+def query_shape(sql: str) -> str:
+    """The query with its names and values blanked: what two look-alike questions' golds share.
+
+    Names (tables, columns, aliases, `T1.x`, `x AS y`) become `_`; literals, numbers and quoted
+    text become `?` (Spider writes string values in double quotes, so those count as values).
+    """
+    out: list[str] = []
+    for token in _SHAPE_TOKEN.findall(sql.replace(";", " ")):
+        lower = token.lower()
+        if token[0] in "'\"" or token[0].isdigit():
+            out.append("?")
+        elif lower in _SHAPE_KEYWORDS:
+            out.append(lower)
+        elif token[0] == "`" or token[0].isalpha() or token[0] == "_":
+            out.append("_")
+        else:
+            out.append(token)
+    shape = " ".join(out)
+    previous = None
+    while previous != shape:
+        previous = shape
+        shape = shape.replace("_ . _", "_").replace(" as _", "").replace("_ _", "_")
+    return shape
+
+
 def _squash(sql: str) -> str:
     return " ".join(sql.lower().replace(";", " ").split())
 
@@ -102,6 +140,7 @@ class SpiderBenchmark(SQLBenchmark):
         self._tasks: list[Task] | None = None
         self._report: SpiderLoadReport | None = None
         self._words: dict[str, frozenset[str]] | None = None
+        self._shapes: dict[str, str] | None = None
 
     def data_source(self) -> Path | None:
         return self._locate()[0]
@@ -231,19 +270,23 @@ class SpiderBenchmark(SQLBenchmark):
 
     def lookalikes(self, task: Task, rng: random.Random) -> list[Task]:
         tasks = self.tasks()
-        if self._words is None:
+        if self._words is None or self._shapes is None:
             self._words = {t.id: _content_words(_english_question(t)) for t in tasks}
-        words = _content_words(_english_question(task))
-        if not words:
-            return []
-        found = []
-        for other in tasks:
-            other_words = self._words[other.id]
-            if (
-                other.environment != task.environment
-                and len(words & other_words) >= LOOKALIKE_MIN_JACCARD * len(words | other_words)
-                and _squash(other.gold or "") != _squash(task.gold or "")
-            ):
-                found.append(other)
+            self._shapes = {t.id: query_shape(t.gold or "") for t in tasks}
+        all_words, shapes = self._words, self._shapes
+        shape = shapes.get(task.id) or query_shape(task.gold or "")
+        words = all_words.get(task.id) or _content_words(_english_question(task))
+        found = [
+            other
+            for other in tasks
+            if other.environment != task.environment
+            and shapes[other.id] == shape
+            and _squash(other.gold or "") != _squash(task.gold or "")
+        ]
         rng.shuffle(found)
-        return found
+
+        def closeness(other: Task) -> float:
+            union = words | all_words[other.id]
+            return len(words & all_words[other.id]) / len(union) if union else 0.0
+
+        return sorted(found, key=closeness, reverse=True)
