@@ -254,6 +254,14 @@ def words(text: str) -> int:
     return len(text.split())
 
 
+def test_a_lesson_tells_the_agent_to_keep_what_its_own_domain_has() -> None:
+    lesson = Lesson(text="State the final answer on its own line.", verified=True)
+    sql = render_record(record(lesson), "sql", rendering="lesson")
+    math = render_record(record(lesson).model_copy(update={"domain": "math"}), "text", rendering="lesson")
+    assert sql.endswith("keep your own tables, names and question.")
+    assert math.endswith("keep your own names, numbers and task.") and "tables" not in math
+
+
 def test_compact_rendering_shows_the_correction_alone() -> None:
     text = render_record(record(), "sql", rendering="compact")
     assert FIXED in text and FAILED not in text and "keep your own names" in text

@@ -111,9 +111,14 @@ LESSON_FORMAT = """\
 Record {record_id} (verified lesson, utility {before:.2f} -> {after:.2f})
 Applies when: {condition}
 Lesson: {lesson}
-Apply the lesson to your own last answer for THIS task: keep your own tables, names and question."""
+Apply the lesson to your own last answer for THIS task: keep your own {own}."""
 """A record shown as its verified lesson (`countermem.memory._lesson`): no code of the source task,
 since small models copy that code, its names and even its mistake into the task at hand."""
+LESSON_OWN: dict[str, str] = {"sql": "tables, names and question"}
+"""What the agent keeps of its own answer, per domain; `LESSON_OWN_DEFAULT` elsewhere. SQL's is the
+wording every measured sql lesson arm used; a math or coding agent told to keep its "tables" was
+shown words of another domain (the 1.5B's gsm8k lesson arm, 2026-12-07)."""
+LESSON_OWN_DEFAULT = "names, numbers and task"
 
 COMPACT_FORMAT = """\
 Record {record_id} (verified correction, utility {before:.2f} -> {after:.2f})
@@ -257,14 +262,17 @@ def render_compact_text(
     )
 
 
-def render_lesson_text(record_id: str, condition: str, lesson: str, before: float, after: float) -> str:
-    """A record shown as its lesson alone (`LESSON_FORMAT`)."""
+def render_lesson_text(
+    record_id: str, condition: str, lesson: str, before: float, after: float, domain: str | None = None
+) -> str:
+    """A record shown as its lesson alone (`LESSON_FORMAT`), in the words of its `domain`."""
     return LESSON_FORMAT.format(
         record_id=record_id,
         before=before,
         after=after,
         condition=_shown_condition(record_id, condition),
         lesson=_one_line(lesson),
+        own=LESSON_OWN.get(domain or "", LESSON_OWN_DEFAULT),
     )
 
 

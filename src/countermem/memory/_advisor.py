@@ -233,6 +233,7 @@ def render_record(
             lesson=record.lesson.text,
             before=record.original_check.utility,
             after=record.improved_check.utility,
+            domain=record.domain,
         )
     if rendering == "compact":
         return render_compact_text(
