@@ -276,6 +276,8 @@ class SpiderBenchmark(SQLBenchmark):
         all_words, shapes = self._words, self._shapes
         shape = shapes.get(task.id) or query_shape(task.gold or "")
         words = all_words.get(task.id) or _content_words(_english_question(task))
+        if not shape:
+            return []
         found = [
             other
             for other in tasks
