@@ -66,10 +66,12 @@ def _change(first: float, second: float) -> str:
 def _tokens(pair: RunPair) -> tuple[str, str]:
     n = pair.tasks
     per_task = f"{pair.tokens_first / n:,.0f} -> {pair.tokens_second / n:,.0f} ({_change(pair.tokens_first, pair.tokens_second)})"
+    first = f"{pair.tokens_first / pair.solved_first:,.0f}" if pair.solved_first else "none solved"
+    second = f"{pair.tokens_second / pair.solved_second:,.0f}" if pair.solved_second else "none solved"
     if not (pair.solved_first and pair.solved_second):
-        return per_task, "none solved" if not pair.solved_first and not pair.solved_second else "n/a"
-    first, second = pair.tokens_first / pair.solved_first, pair.tokens_second / pair.solved_second
-    return per_task, f"{first:,.0f} -> {second:,.0f} ({_change(first, second)})"
+        return per_task, f"{first} -> {second}"
+    change = _change(pair.tokens_first / pair.solved_first, pair.tokens_second / pair.solved_second)
+    return per_task, f"{first} -> {second} ({change})"
 
 
 def _use(measures: Sequence[PairedMeasures]) -> tuple[str, str]:
