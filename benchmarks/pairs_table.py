@@ -1,4 +1,4 @@
-"""Every kept pair as one row of a Markdown table, and each cell pooled over its seeds (issue 24).
+"""Every kept pair as one row of a Markdown table (issue 24).
 
 Run: .venv/bin/python benchmarks/pairs_table.py [SOURCE ...] [--benchmark NAME] [--condition NAME]
      [--method NAME] [--out FILE]
@@ -13,17 +13,16 @@ condition where a benchmark has environments (sql-shop, Spider) and other proble
 none (mbpp, gsm8k, humaneval); benchmark, backbone, agent, seed, study, the method against its
 twin): success of both arms, rescued / broken with the exact McNemar p and a paired bootstrap 95%
 interval, task-run tokens per task and per solved task with the change, harmful use (per selected
-record use) and retrieval coverage (per retrieval attempt). Then, for every cell (condition,
-benchmark, backbone, agent, method, twin) kept for more than one seed, the pooled test over the
-seeds whose tasks are independent; entries that pair one seed's tasks twice (a `none` run replayed
-by two studies) are pooled once, the earliest kept, and the rest named. No model and no checker runs.
+record use) and retrieval coverage (per retrieval attempt). Pooling seeds is left to
+`benchmarks/pooled_pairs.py` with the entries named: the table cannot tell two settings under one
+method name apart (`countermem` in a form study and in a content study), so it never pools by name.
+No model and no checker runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -33,6 +32,10 @@ from countermem.experiment._paired import PairedMeasures
 from countermem.experiment._self_repair import RunPair
 from countermem.experiment._significance import format_test
 
+POOL_HINT = (
+    "To pool the seeds of one setting: .venv/bin/python benchmarks/pooled_pairs.py ENTRY [ENTRY ...] --method M "
+    "(a method's name alone does not say its setting: `countermem` of a form study and of a content study differ)"
+)
 DEFAULT_SOURCE = Path(__file__).resolve().parent.parent / "results" / "pairs"
 HEADER = (
     "| condition | benchmark | backbone | agent | seed | study | method vs twin | tasks | twin | method "
@@ -97,41 +100,12 @@ def _cell(entry: PairEntry) -> tuple[str, str, str, str, str, str]:
     return (entry.condition, entry.benchmark, entry.backbone, entry.agent, entry.method, entry.against)
 
 
-def independent(entries: Sequence[PairEntry]) -> tuple[list[PairEntry], list[PairEntry]]:
-    """(pooled, left out): per seed, the earliest kept entry and any later one with no shared task."""
-    kept: list[PairEntry] = []
-    left: list[PairEntry] = []
-    for entry in sorted(entries, key=lambda e: e.kept_at):
-        tasks = {o.task_id for o in entry.baseline}
-        clash = any(k.twin_key == entry.twin_key and tasks & {o.task_id for o in k.baseline} for k in kept)
-        (left if clash else kept).append(entry)
-    return kept, left
-
-
 def table(entries: Sequence[PairEntry]) -> list[str]:
     lines = [HEADER, "|" + "---|" * HEADER.count(" | ") + "---|"]
-    ordered = sorted(entries, key=lambda e: (*_cell(e), e.seed, e.study))
-    for entry in ordered:
+    for entry in sorted(entries, key=lambda e: (*_cell(e), e.seed, e.study)):
         cells = [entry.condition, entry.benchmark, entry.backbone, entry.agent, str(entry.seed), entry.study,
                  f"{entry.method} vs {entry.against}"]
         lines.append(row(cells, pool_entries([entry]), [entry.measures] if entry.measures else []))
-    groups: dict[tuple[str, ...], list[PairEntry]] = defaultdict(list)
-    for entry in ordered:
-        groups[_cell(entry)].append(entry)
-    pooled = [(cell, *independent(group)) for cell, group in groups.items()]
-    pooled = [(cell, kept, left) for cell, kept, left in pooled if len({e.seed for e in kept}) > 1]
-    if pooled:
-        lines += ["", "Pooled over seeds (each task of each seed one pair of the test):", "", HEADER,
-                  "|" + "---|" * HEADER.count(" | ") + "---|"]
-        notes = []
-        for (condition, benchmark, backbone, agent, method, against), kept, left in pooled:
-            seeds = "+".join(str(s) for s in sorted({e.seed for e in kept}))
-            cells = [condition, benchmark, backbone, agent, seeds, f"{len(kept)} studies", f"{method} vs {against}"]
-            lines.append(row(cells, pool_entries(kept), [e.measures for e in kept if e.measures]))
-            notes += [f"- left out of the pooled {benchmark} {method} cell: {e.name} (pairs a seed's tasks that "
-                      "an earlier entry pairs)" for e in left]
-        if notes:
-            lines += ["", *notes]
     return lines
 
 
@@ -152,6 +126,7 @@ def main() -> None:
     if not chosen:
         sys.exit(f"no kept pair matches (of {len(entries)} read): widen --benchmark, --condition or --method")
     text = "\n".join(table(chosen)) + "\n"
+    print(POOL_HINT, file=sys.stderr)
     print(text, end="")
     if args.out is not None:
         args.out.write_text(text, encoding="utf-8")

@@ -134,21 +134,19 @@ def _table(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True)
 
 
-def test_the_table_prints_each_kept_pair_and_pools_independent_seeds(toy_benchmark, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_table_prints_each_kept_pair_as_one_row_and_pools_nothing_by_name(toy_benchmark, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     kept = tmp_path / "kept"
     seed1 = entry_from_runs(*make_study(tmp_path / "s1", toy_benchmark), condition="heldout")
     seed2 = entry_from_runs(*make_study(tmp_path / "s2", toy_benchmark, seed=2, name="toy-seed2"), condition="heldout")
-    replayed = seed1.model_copy(update={"study": "toy-replay", "kept_at": "9999"})
-    for entry in (seed1, seed2, replayed):
+    for entry in (seed1, seed2):
         keep_entry(entry, kept)
     done = _table(str(kept))
     assert done.returncode == 0, done.stderr
     rows = [line for line in done.stdout.splitlines() if line.startswith("| heldout")]
-    assert len(rows) == 4  # three entries and one pooled cell
-    assert any("| 1 | toy-study | countermem vs none | 6 |" in r and "| 1 / 2 |" in r for r in rows[:3])
-    pooled = rows[-1]
-    assert "| 1+2 | 2 studies |" in pooled and "| 12 |" in pooled and "| 2 / 4 |" in pooled
-    assert "left out of the pooled toy-add countermem cell: toy-replay--" in done.stdout
+    assert len(rows) == 2
+    assert "| 1 | toy-study | countermem vs none | 6 | 66.7 (4/6) | 50.0 (3/6) | 1 / 2 |" in rows[0]
+    assert "| 2 | toy-seed2 | countermem vs none | 6 |" in rows[1]
+    assert "pooled_pairs.py" in done.stderr
     assert _table(str(kept), "--benchmark", "nothing-here").returncode != 0
     missing = _table(str(tmp_path / "absent"))
     assert missing.returncode != 0 and "does not exist" in missing.stderr
