@@ -135,7 +135,8 @@ def test_form_repair_is_the_first_alternative_and_costs_no_call() -> None:
     assert proposal.calls == 0 and generator.calls == 0
     assert form_repair_alternative(request(answer="no code here")) is None
     wrong = CheckResult(utility=0.0, passed=False, completed=True, status="wrong")
-    assert form_repair_alternative(request(result=wrong)) is None, "only after a malformed answer"
+    checked = request(result=wrong).model_copy(update={"salvaged": None})
+    assert form_repair_alternative(checked) is None, "after a check, only a domain's form fix (`Benchmark.form_fix`)"
 
 
 def test_form_repair_takes_one_slot_but_no_draw() -> None:

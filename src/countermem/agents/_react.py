@@ -376,6 +376,14 @@ class ReActAgent:
         result.prompt_sent = 0
         result.advice_in_context = shown_before
 
+    def _salvaged(self, action: Action | None, result: CheckResult | None) -> str | None:
+        """What the last answer becomes by form alone (`Decision.salvaged`), for a form repair."""
+        if action is None or result is None or result.passed:
+            return None
+        if is_malformed(result):
+            return self.benchmark.salvage(action.content)
+        return self.benchmark.form_fix(action.content, result)
+
     def _advise(
         self,
         task: Task,
@@ -398,9 +406,7 @@ class ReActAgent:
             trial=trial,
             last_action=last_action,
             last_result=last_result,
-            salvaged=self.benchmark.salvage(last_action.content)
-            if last_action is not None and is_malformed(last_result)
-            else None,
+            salvaged=self._salvaged(last_action, last_result),
         )
         if result.first_decision is None:
             result.first_decision = decision

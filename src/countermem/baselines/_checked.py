@@ -31,7 +31,6 @@ from countermem.core import (
     Decision,
     Outcome,
     Usage,
-    is_malformed,
     render_record_text,
 )
 from countermem.domains import WorldModel, check_action
@@ -112,7 +111,7 @@ class CheckedAlternatives:
                 max_alternatives=self.max_alternatives,
                 instructions=self.instructions,
                 mode=self.mode,
-                salvaged=decision.salvaged if is_malformed(failed) else None,
+                salvaged=decision.salvaged,
             )
         )
         self.stats.generator_usage = self.stats.generator_usage + proposal.usage

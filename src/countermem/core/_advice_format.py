@@ -37,7 +37,9 @@ form cell, this form got a well-formed next answer 20 times, the corrected answe
 answers). A form repair whose action is a final answer the malformed answer stated with no code
 block (math, `Benchmark.salvage`) is shown the same way with `ANSWER_FORM_REPAIR_FORMAT`: the
 last line of the agent's answer, then that answer alone after `Action: check`, not the whole
-working twice.
+working twice. A checked action the check failed on form alone (math working with no final answer
+line, `Benchmark.form_fix`) is shown with `FINAL_LINE_REPAIR_FORMAT`: the working's last line, then
+it and the added final answer line after `Action: check`.
 
 Utilities are printed with two decimals. A universal condition (empty, `none` or `always`) is
 printed as `always`. Line breaks in the condition and the rationale become spaces, so every label
@@ -104,6 +106,21 @@ Action: check
 {fence}{lang}
 {action}
 {fence}"""
+FINAL_LINE_REPAIR_FORMAT = """\
+Record {record_id} (verified correction, utility {before:.2f} -> {after:.2f})
+Applies when: {condition}
+Mistake: working with no final answer line is graded 0, whatever it computed.
+Correction: end the working with the line `{answer_line}`. Your last action ended
+> {tail}
+and, corrected, is
+Thought: I check my answer.
+Action: check
+{fence}{lang}
+{action}
+{fence}"""
+"""A form repair of a checked action (`Benchmark.form_fix`: math working given its final answer
+line), shown applied to the agent's own working: its last line and the added one, not the whole
+working again (the judge reads only the final answer line)."""
 ANSWER_TAIL_CHARS = 200
 """The shown end of the agent's answer: its last line, which states the final answer, cut to this."""
 
@@ -243,6 +260,29 @@ def render_form_repair_text(
     lines = [line.strip() for line in answer.splitlines() if line.strip()]
     tail, _ = clip_middle(lines[-1] if lines else "", ANSWER_TAIL_CHARS)
     return ANSWER_FORM_REPAIR_FORMAT.format(**fields, tail=" ".join(tail.split()))
+
+
+def render_final_line_text(
+    record_id: str, condition: str, action: str, lang: str, before: float, after: float
+) -> str:
+    """A final-line form repair applied to the current agent's working: `action` is that working
+    with the added last line (`FINAL_LINE_REPAIR_FORMAT`)."""
+    lines = [line.strip() for line in action.splitlines() if line.strip()]
+    answer_line = lines[-1] if lines else ""
+    tail, _ = clip_middle(lines[-2] if len(lines) > 1 else "", ANSWER_TAIL_CHARS)
+    tail = " ".join(tail.split())
+    body = f"{tail}\n{answer_line}" if tail else answer_line
+    return FINAL_LINE_REPAIR_FORMAT.format(
+        record_id=record_id,
+        before=before,
+        after=after,
+        condition=_shown_condition(record_id, condition),
+        answer_line=answer_line,
+        tail=tail,
+        fence=_fence_for(body),
+        lang=_one_line(lang).replace("`", ""),
+        action=body,
+    )
 
 
 def render_compact_text(

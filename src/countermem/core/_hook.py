@@ -30,9 +30,11 @@ class Decision(BaseModel):
     last_action: Action | None = None
     last_result: CheckResult | None = None
     salvaged: str | None = None
-    """When `last_result` is malformed: the action that answer holds (`Benchmark.salvage`), what a
-    form repair is shown applied to. None: nothing to salvage, so no form repair is shown (an
-    agent of your own sets it to offer them: `benchmark.salvage(answer)`)."""
+    """When `last_result` is malformed: the action that answer holds (`Benchmark.salvage`); when it
+    is a check that failed on form alone: the action made well-formed (`Benchmark.form_fix`). What
+    a form repair is shown applied to. None: nothing to salvage, so no form repair is shown (an
+    agent of your own sets it to offer them: `benchmark.salvage(answer)`, or
+    `benchmark.form_fix(action, result)` after a failed check)."""
 
 
 class Advice(BaseModel):

@@ -19,6 +19,9 @@ What counts as such a salvageable action is the domain's (`Benchmark.salvage`, a
 a closed code block everywhere, and on math also a final answer the working states without
 any block (the 1.5B boxed the reference answer in its Thought and wrote no `Action:` line, 8
 times in 10 gsm8k tasks; docs/results.md). The fact keeps its name for stored conditions.
+A well-formed action can fail on form too, at the checker: math working with no final answer line
+(`no final answer found`) is graded 0 whatever it computed. Its repair is the domain's as well
+(`Benchmark.form_fix`, a `FormFix`), and it is learned and shown like a salvaged action.
 """
 
 from __future__ import annotations
@@ -44,6 +47,14 @@ CLOSED_FENCE = re.compile(r"^[ \t]*(`{3,})[ \t]*[A-Za-z0-9_+.-]*[ \t]*\n(.*?)^[ 
 
 Salvage: TypeAlias = Callable[[str], "str | None"]
 """The action a malformed answer holds when only the contract's form was missing; None if none."""
+FormFix: TypeAlias = Callable[[str, CheckResult], "str | None"]
+"""The action a *checked* action becomes when its check failed on the form of its answer alone
+(`Benchmark.form_fix`: math working with no final answer line gets one); None if none."""
+
+
+def no_form_fix(action: str, result: CheckResult) -> str | None:
+    """The default: a domain whose checks have no failure of form alone."""
+    return None
 
 
 def salvaged_block(answer: str) -> str | None:

@@ -155,6 +155,12 @@ class Benchmark(ABC):
         longest closed code block."""
         return salvaged_block(answer)
 
+    def form_fix(self, action: str, result: CheckResult) -> str | None:
+        """The action `action` becomes when `result` failed it on the form of its answer alone
+        (math: working with no final answer line), or None. Learned and shown like `salvage`'s
+        action, after a failed check instead of a malformed answer. Default: no such failure."""
+        return None
+
     def wrong_action(self, task: Task) -> Action:
         """A known-wrong action for `task`, for tests and checker-speed figures."""
         raise NotImplementedError(f"{self.name} has no known-wrong action")

@@ -211,6 +211,7 @@ def condition_context(benchmark: Benchmark, tasks: Sequence[Task], settings: Gen
         error_kind=benchmark.error_kind if settings.check_error_atoms else None,
         error_with_situation=settings.check_error_situation,
         salvage=benchmark.salvage,
+        form_fix=benchmark.form_fix,
     )
 
 

@@ -64,9 +64,10 @@ from countermem.memory._embedding import (
     make_embedder,
     normalize_rows,
 )
-from countermem.memory._form_repair import applied_form_repair, is_form_repair
+from countermem.memory._form_repair import applied_form_repair, is_final_line_repair, is_form_repair
 from countermem.memory._generator import (
     ANSWER_FORM_REPAIR_RATIONALE,
+    FINAL_LINE_REPAIR_RATIONALE,
     FORM_REPAIR_RATIONALE,
     MAX_ALTERNATIVES,
     Alternative,
@@ -228,6 +229,7 @@ __all__ = [
     "DEFAULT_TASK_WEIGHT",
     "EMBEDDER_KINDS",
     "EMBED_LAYOUTS",
+    "FINAL_LINE_REPAIR_RATIONALE",
     "FORM_REPAIR_RATIONALE",
     "LEXICAL_DIM",
     "MAX_ALTERNATIVES",
@@ -362,6 +364,7 @@ __all__ = [
     "file_sha256",
     "form_repair_alternative",
     "has_verified_lesson",
+    "is_final_line_repair",
     "is_form_repair",
     "is_postgres_url",
     "is_sampled_prompt",

@@ -31,11 +31,12 @@ from countermem.core import (
     Outcome,
     is_malformed,
     render_compact_text,
+    render_final_line_text,
     render_form_repair_text,
     render_lesson_text,
     render_record_text,
 )
-from countermem.memory._form_repair import applied_form_repair, is_form_repair
+from countermem.memory._form_repair import applied_form_repair, is_final_line_repair, is_form_repair
 from countermem.memory._generator import is_own_block
 from countermem.memory._lesson import has_verified_lesson
 from countermem.memory._pgstore import PostgresStore
@@ -191,8 +192,17 @@ def observation_for(decision: Decision, result: RetrievalResult) -> Observation:
 
 
 def _malformed_answer(decision: Decision) -> Action | None:
-    """The agent's last answer when it was malformed: what a form repair is shown applied to."""
+    """The agent's last answer when it was malformed."""
     return decision.last_action if is_malformed(decision.last_result) else None
+
+
+def _repairable_answer(decision: Decision) -> Action | None:
+    """What a form repair is shown applied to: the last answer when it was malformed, or when its
+    check failed on form alone (the agent then set `Decision.salvaged`)."""
+    last = decision.last_result
+    if is_malformed(last) or (decision.salvaged is not None and last is not None and not last.passed):
+        return decision.last_action
+    return None
 
 
 def _shows_last_answer(record: Record, decision: Decision) -> bool:
@@ -213,9 +223,19 @@ def render_record(
     salvaged: str | None = None,
 ) -> str:
     """The record's prompt text; a form repair is shown applied to `last_action` when that is a
-    malformed answer holding an action, `salvaged` (`countermem.memory._form_repair`)."""
+    malformed answer holding an action or a check failed on form alone, `salvaged`
+    (`countermem.memory._form_repair`)."""
     condition = str(record.condition) if show_condition else UNIVERSAL_CONDITION_TEXT
     own_block = applied_form_repair(record, last_action, salvaged)
+    if own_block is not None and last_action is not None and is_final_line_repair(record):
+        return render_final_line_text(
+            record_id=record.id,
+            condition=condition,
+            action=own_block,
+            lang=action_language,
+            before=record.original_check.utility,
+            after=record.improved_check.utility,
+        )
     if own_block is not None and last_action is not None:
         return render_form_repair_text(
             record_id=record.id,
@@ -358,7 +378,7 @@ class CounterfactualMemory:
 
     def _within_budget(self, record: Record, decision: Decision) -> str | None:
         """The record's text in the configured rendering, or a shorter one within the token cap."""
-        last = _malformed_answer(decision)
+        last = _repairable_answer(decision)
         options = self.options
         fallbacks: list[Rendering] = [options.rendering]
         if options.max_advice_tokens is not None:

@@ -45,8 +45,10 @@ from countermem.core import (
     CheckResult,
     Facts,
     FactValue,
+    FormFix,
     Salvage,
     Task,
+    no_form_fix,
     salvaged_block,
     with_malformed_fact,
 )
@@ -381,6 +383,8 @@ class ConditionContext:
     """`GeneratorSettings.check_error_situation`: the error and one situation atom, no action atom."""
     salvage: Salvage = salvaged_block
     """`Benchmark.salvage`: the action a malformed answer holds (a form repair's action)."""
+    form_fix: FormFix = no_form_fix
+    """`Benchmark.form_fix`: the action a check failed on form alone becomes (a form repair's action)."""
 
 
 def identity_values(task: Task) -> frozenset[str]:

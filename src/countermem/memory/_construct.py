@@ -54,7 +54,8 @@ class ConstructionStats:
     """Of `failures_seen`, malformed answers (no checker saw them; utility 0 by the agent's verdict)."""
     malformed_admitted: int = 0
     form_repairs_admitted: int = 0
-    """Of `malformed_admitted`, form repairs (`countermem.memory._form_repair`)."""
+    """Form repairs admitted (`countermem.memory._form_repair`): of malformed answers (some of
+    `malformed_admitted`) or of checks failed on form alone (`Benchmark.form_fix`)."""
     lessons_written: int = 0
     lessons_verified: int = 0
     lesson_usage: Usage = field(default_factory=Usage)
@@ -131,7 +132,10 @@ class CounterfactualLearner:
             return
         settings = self.generator.settings
         salvage = self.conditions.salvage if self.conditions is not None else salvaged_block
-        salvaged = salvage(action.content) if is_malformed(result) else None
+        if is_malformed(result):
+            salvaged = salvage(action.content)
+        else:
+            salvaged = self.conditions.form_fix(action.content, result) if self.conditions is not None else None
         free = is_malformed(result) and not settings.draws_after_malformed(salvaged)
         budgeted = self._budgeted.get(decision.task.id, 0)
         if not free and settings.failures_per_task is not None and budgeted >= settings.failures_per_task:
@@ -173,10 +177,10 @@ class CounterfactualLearner:
         if is_malformed(result):
             self.stats.malformed_seen += 1
             self.stats.malformed_admitted += int(report.admitted and not report.already_stored)
-            self.stats.form_repairs_admitted += int(
-                report.admitted and not report.already_stored and report.record is not None
-                and is_form_repair(report.record)
-            )
+        self.stats.form_repairs_admitted += int(
+            report.admitted and not report.already_stored and report.record is not None
+            and is_form_repair(report.record)
+        )
         self.stats.world_model_calls += report.world_model_calls
         if self.lessons is not None and report.admitted and not report.already_stored:
             self._write_lesson(report, state)

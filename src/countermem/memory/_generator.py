@@ -60,6 +60,8 @@ A form repair comes first (`GeneratorSettings.form_repair`, on by default): when
 action is a malformed answer that holds its action in a closed code block (`salvaged_block`),
 that block alone is the first alternative. It is the most local edit there is (the missing
 `Action:` line added, nothing else changed), costs no LLM call, and is checked like any other.
+So is a checked action the check failed on form alone, made well-formed by the domain
+(`Benchmark.form_fix`: math working given the final answer line it lacked).
 """
 
 from __future__ import annotations
@@ -277,8 +279,9 @@ class GenerationRequest(_Frozen):
     """resolve: solve the task again (math answers), the whole reply is the action."""
     salvaged: str | None = None
     """The action a malformed `failed_action` holds (`Benchmark.salvage`; `salvaged_block` for a
-    caller with no benchmark): its form repair. None: nothing to salvage. Not guessed here: on
-    math the domain refuses a block that is its instructions' example, which a block rule takes."""
+    caller with no benchmark), or a checked one made well-formed (`Benchmark.form_fix`): its form
+    repair. None: nothing to salvage. Not guessed here: on math the domain refuses a block that is
+    its instructions' example, which a block rule takes."""
 
     @field_validator("failed_result")
     @classmethod
@@ -310,6 +313,11 @@ ANSWER_FORM_REPAIR_RATIONALE = (
 )
 """A form repair whose action is not a code block of the answer (math: its stated final
 answer); `is_form_repair` knows such a record by this rationale, which no model writes."""
+FINAL_LINE_REPAIR_RATIONALE = (
+    "The working was checked but had no final answer line, so it was graded 0; "
+    "the same working with its result stated as the final answer passed."
+)
+"""A form repair of a checked action (`Benchmark.form_fix`), known by this rationale."""
 
 
 def is_own_block(answer: str, action: str) -> bool:
@@ -320,18 +328,22 @@ def is_own_block(answer: str, action: str) -> bool:
 
 
 def request_salvage(request: GenerationRequest) -> str | None:
-    """What the malformed failed answer holds (`GenerationRequest.salvaged`); None after a check."""
-    return request.salvaged if is_malformed(request.failed_result) else None
+    """The failed action's form repair (`GenerationRequest.salvaged`): what a malformed answer
+    holds, or a checked action made well-formed."""
+    return request.salvaged
 
 
 def form_repair_alternative(request: GenerationRequest) -> Alternative | None:
-    """The failed malformed answer's own action (`request_salvage`) as an alternative; None when
-    there is none."""
+    """The failed action's form repair (`request_salvage`) as an alternative; None when there is none."""
     salvaged = request_salvage(request)
     if salvaged is None or normalise_action(salvaged) == normalise_action(request.failed_action.content):
         return None
-    from_block = is_own_block(request.failed_action.content, salvaged)
-    rationale = FORM_REPAIR_RATIONALE if from_block else ANSWER_FORM_REPAIR_RATIONALE
+    if not is_malformed(request.failed_result):
+        rationale = FINAL_LINE_REPAIR_RATIONALE
+    elif is_own_block(request.failed_action.content, salvaged):
+        rationale = FORM_REPAIR_RATIONALE
+    else:
+        rationale = ANSWER_FORM_REPAIR_RATIONALE
     return Alternative(action=Action(content=salvaged), rationale=rationale, form_repair=True)
 
 
@@ -915,7 +927,7 @@ class Generator:
         if repair is not None:
             seen[normalise_action(repair.action.content)] = 1
             kept.append(repair)
-            problems.append("form repair: the answer's own code block is alternative 1 (no LLM call)")
+            problems.append("form repair: the failed action's own, made well-formed, is alternative 1 (no LLM call)")
         free = len(kept)
         if is_malformed(request.failed_result) and not settings.draws_after_malformed(request_salvage(request)):
             planned = 0  # the first draw then finds nothing planned and nothing wasted, and stops

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import threading
 from abc import abstractmethod
 from pathlib import Path
@@ -38,6 +39,8 @@ Answer: 12
 The last such marker in the action is the one graded, and nothing else is read. Put only the
 answer after the marker, not a sentence. {form}"""
 EXAMPLE_ACTION = "2 boxes of 6 eggs hold 2 * 6 = 12 eggs.\nAnswer: 12"
+_NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
+"""A number as working writes it (`1,200.50`, `-3`), not one inside a name (`x2`)."""
 """The example action of `INSTRUCTIONS`, which a small model sometimes copies into its answer."""
 
 
@@ -170,6 +173,19 @@ class MathBenchmark(Benchmark):
         if final is None or len(final.text) > MAX_ANSWER_CHARS:
             return None
         return "Answer: " + " ".join(final.text.split())
+
+    def form_fix(self, action: str, result: CheckResult) -> str | None:
+        """Working the judge refused for want of a final answer line (`no final answer found`),
+        with one added: `Answer: <the working's last number>`. Why: in the 1.5B's 40 held-out gsm8k
+        tasks, 18 of its 83 such checks ended their working on the reference number, on 6 tasks it
+        never solved; told `end the action with ... a line 'Answer: ...'`, it checked the same
+        working again (docs/results.md). Only a check decides whether the number is the answer."""
+        if self.error_kind(result) != "no_final_answer":
+            return None
+        numbers = _NUMBER.findall(action)
+        if not numbers:
+            return None
+        return f"{action.rstrip()}\nAnswer: {numbers[-1].replace(',', '')}"
 
     def _require_gold(self, task: Task) -> str:
         if task.gold is None:
