@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_answer_form_repair import Recorder
+
 from countermem.agents import AgentLimits, ReActAgent, parse_step
-from countermem.core import Action, Advice, CheckResult, Decision, Outcome, Task, facts_after
+from countermem.core import Action, CheckResult, Decision, Task, facts_after
 from countermem.domains.math import GSM8K
 from countermem.llm import ScriptedLLM
 from countermem.memory import (
@@ -86,18 +88,6 @@ def test_a_later_agent_sees_its_own_working_with_the_line_added(tmp_path: Path) 
         assert advice is not None and "Answer: 10" in advice.text and "Answer: 133" not in advice.text
         wrong = f"{LATER_WORKING}\nAnswer: 11"
         assert memory.advise(_decision(LATER, wrong)) is None, "a wrong final answer is content: no form repair holds"
-
-
-class Recorder:
-    def __init__(self) -> None:
-        self.decisions: list[Decision] = []
-
-    def advise(self, decision: Decision) -> Advice | None:
-        self.decisions.append(decision)
-        return None
-
-    def feedback(self, decision: Decision, advice: Advice | None, outcome: Outcome) -> None:
-        pass
 
 
 def test_the_agent_passes_its_benchmark_form_fix_with_the_decision_after_a_failed_check() -> None:

@@ -94,30 +94,28 @@ Action: check
 {action}
 {fence}"""
 
+_CHECKED_ANSWER = """\
+and, corrected, is
+Thought: I check my answer.
+Action: check
+{fence}{lang}
+{action}
+{fence}"""
+"""How a form repair of an answer ends: the corrected action as the agent's next reply."""
 ANSWER_FORM_REPAIR_FORMAT = """\
 Record {record_id} (verified correction, utility {before:.2f} -> {after:.2f})
 Applies when: {condition}
 Mistake: an answer with no `Action:` line is never checked.
 Correction: put your final answer in a code block after `Action: check`. Your last answer ended
 > {tail}
-and, corrected, is
-Thought: I check my answer.
-Action: check
-{fence}{lang}
-{action}
-{fence}"""
+""" + _CHECKED_ANSWER
 FINAL_LINE_REPAIR_FORMAT = """\
 Record {record_id} (verified correction, utility {before:.2f} -> {after:.2f})
 Applies when: {condition}
 Mistake: working with no final answer line is graded 0, whatever it computed.
 Correction: end the working with the line `{answer_line}`. Your last action ended
 > {tail}
-and, corrected, is
-Thought: I check my answer.
-Action: check
-{fence}{lang}
-{action}
-{fence}"""
+""" + _CHECKED_ANSWER
 """A form repair of a checked action (`Benchmark.form_fix`: math working given its final answer
 line), shown applied to the agent's own working: its last line and the added one, not the whole
 working again (the judge reads only the final answer line)."""

@@ -227,25 +227,13 @@ def render_record(
     (`countermem.memory._form_repair`)."""
     condition = str(record.condition) if show_condition else UNIVERSAL_CONDITION_TEXT
     own_block = applied_form_repair(record, last_action, salvaged)
-    if own_block is not None and last_action is not None and is_final_line_repair(record):
-        return render_final_line_text(
-            record_id=record.id,
-            condition=condition,
-            action=own_block,
-            lang=action_language,
-            before=record.original_check.utility,
-            after=record.improved_check.utility,
-        )
     if own_block is not None and last_action is not None:
-        return render_form_repair_text(
-            record_id=record.id,
-            condition=condition,
-            action=own_block,
-            lang=action_language,
-            before=record.original_check.utility,
-            after=record.improved_check.utility,
-            answer=None if is_own_block(last_action.content, own_block) else last_action.content,
-        )
+        before, after = record.original_check.utility, record.improved_check.utility
+        if is_final_line_repair(record):
+            return render_final_line_text(record.id, condition, own_block, action_language, before, after)
+        own_answer = is_own_block(last_action.content, own_block)
+        return render_form_repair_text(record.id, condition, own_block, action_language, before, after,
+                                       answer=None if own_answer else last_action.content)
     if rendering == "lesson" and record.lesson is not None and record.lesson.verified:
         return render_lesson_text(
             record_id=record.id,
