@@ -51,3 +51,28 @@ def test_replay_points_are_the_replies_after_a_salvageable_malformed_answer(tmp_
     (point,) = points  # "still 16." states no final answer, so the reply after it is no point
     assert point.salvaged == "Answer: 16" and point.recorded == "Thought: still 16."
     assert [m.content for m in point.messages] == ["S", "How many?", point.answer, "Answer again"]
+
+
+def test_replay_points_after_checks_are_the_replies_after_a_check_refused_on_form(tmp_path: Path) -> None:
+    from countermem.core import Action, CheckResult
+
+    refused = CheckResult(utility=0.0, passed=False, completed=True, status="error",
+                          details="no final answer found: end the action with \\boxed{...} or a line 'Answer: ...'")
+    wrong = CheckResult(utility=0.0, passed=False, completed=True, status="wrong",
+                        details="final answer '15': '15' is not the reference number [exact-number]")
+    events = [
+        Event(kind="llm", step=1, text="Action: check\n```text\n9 + 7 = 16\n```",
+              messages=[Message(role="system", content="S"), Message(role="user", content="How many?")]),
+        Event(kind="check", step=1, action=Action(content="9 + 7 = 16"), result=refused),
+        Event(kind="llm", step=2, text="Observation: check FAILED", messages=[Message(role="user", content="Obs 1")]),
+        Event(kind="check", step=2, action=Action(content="Answer: 15"), result=wrong),
+        Event(kind="llm", step=3, text="Action: check\n```text\nAnswer: 16\n```",
+              messages=[Message(role="user", content="Obs 2")]),
+    ]
+    path = tmp_path / "transcripts" / "gsm8k-t1.jsonl"
+    path.parent.mkdir()
+    path.write_text("".join(e.model_dump_json() + "\n" for e in events))
+    (point,) = _script("form_advice_replay").points_after_checks(path, TASK, GSM8K())  # a wrong value is content
+    assert point.salvaged == "9 + 7 = 16\nAnswer: 16" and point.result == refused
+    assert point.recorded == "Observation: check FAILED"
+    assert [m.content for m in point.messages][-1] == "Obs 1"
