@@ -160,8 +160,9 @@ class GeneratorSettings(BaseModel):
     seed: int = 0
     """Seeds of the sampled calls are seed+1, seed+2, ...; the greedy call uses `seed`."""
     form_repair: bool = True
-    """After a malformed answer that holds a closed code block, check that block as the first
-    alternative (no LLM call; `form_repair_alternative`)."""
+    """After a malformed answer that holds its action (`Benchmark.salvage`), or a check failed on form
+    alone (`Benchmark.form_fix`: math working with no final answer line), check that action as the
+    first alternative (no LLM call; `form_repair_alternative`)."""
     malformed_draws: bool | Literal["without_block"] = True
     """Ask the LLM for alternatives to a malformed answer too; `false`: a malformed answer gets its
     form repair only, while failed checks get the usual draws; `"without_block"`: draws only for a
