@@ -53,7 +53,7 @@ def test_replay_points_are_the_replies_after_a_salvageable_malformed_answer(tmp_
     assert [m.content for m in point.messages] == ["S", "How many?", point.answer, "Answer again"]
 
 
-def test_replay_points_after_checks_are_the_replies_after_a_check_refused_on_form(tmp_path: Path) -> None:
+def test_failed_checks_and_the_replies_after_one_refused_on_form(tmp_path: Path) -> None:
     from countermem.core import Action, CheckResult
 
     refused = CheckResult(utility=0.0, passed=False, completed=True, status="error",
@@ -76,3 +76,4 @@ def test_replay_points_after_checks_are_the_replies_after_a_check_refused_on_for
     assert point.salvaged == "9 + 7 = 16\nAnswer: 16" and point.result == refused
     assert point.recorded == "Observation: check FAILED"
     assert [m.content for m in point.messages][-1] == "Obs 1"
+    assert _script("form_salvage").refused_checks(path) == [("9 + 7 = 16", refused), ("Answer: 15", wrong)]
