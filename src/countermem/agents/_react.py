@@ -43,7 +43,7 @@ from countermem.core import (
     Task,
     Usage,
     facts_after,
-    is_malformed,
+    form_repaired,
     malformed_result,
 )
 from countermem.domains import Benchmark, WorldModel, check_action
@@ -376,14 +376,6 @@ class ReActAgent:
         result.prompt_sent = 0
         result.advice_in_context = shown_before
 
-    def _salvaged(self, action: Action | None, result: CheckResult | None) -> str | None:
-        """What the last answer becomes by form alone (`Decision.salvaged`), for a form repair."""
-        if action is None or result is None or result.passed:
-            return None
-        if is_malformed(result):
-            return self.benchmark.salvage(action.content)
-        return self.benchmark.form_fix(action.content, result)
-
     def _advise(
         self,
         task: Task,
@@ -406,7 +398,8 @@ class ReActAgent:
             trial=trial,
             last_action=last_action,
             last_result=last_result,
-            salvaged=self._salvaged(last_action, last_result),
+            salvaged=None if last_action is None or last_result is None
+            else form_repaired(last_action.content, last_result, self.benchmark.salvage, self.benchmark.form_fix),
         )
         if result.first_decision is None:
             result.first_decision = decision

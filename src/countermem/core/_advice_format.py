@@ -255,9 +255,14 @@ def render_form_repair_text(
     }
     if answer is None:
         return FORM_REPAIR_FORMAT.format(**fields)
-    lines = [line.strip() for line in answer.splitlines() if line.strip()]
+    return ANSWER_FORM_REPAIR_FORMAT.format(**fields, tail=_tail_line(answer))
+
+
+def _tail_line(text: str) -> str:
+    """The last non-empty line of `text`, on one line and cut to `ANSWER_TAIL_CHARS`."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
     tail, _ = clip_middle(lines[-1] if lines else "", ANSWER_TAIL_CHARS)
-    return ANSWER_FORM_REPAIR_FORMAT.format(**fields, tail=" ".join(tail.split()))
+    return " ".join(tail.split())
 
 
 def render_final_line_text(
@@ -265,10 +270,8 @@ def render_final_line_text(
 ) -> str:
     """A final-line form repair applied to the current agent's working: `action` is that working
     with the added last line (`FINAL_LINE_REPAIR_FORMAT`)."""
-    lines = [line.strip() for line in action.splitlines() if line.strip()]
-    answer_line = lines[-1] if lines else ""
-    tail, _ = clip_middle(lines[-2] if len(lines) > 1 else "", ANSWER_TAIL_CHARS)
-    tail = " ".join(tail.split())
+    working, _, added = action.rstrip().rpartition("\n")
+    answer_line, tail = added.strip(), _tail_line(working)
     body = f"{tail}\n{answer_line}" if tail else answer_line
     return FINAL_LINE_REPAIR_FORMAT.format(
         record_id=record_id,

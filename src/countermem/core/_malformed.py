@@ -57,6 +57,15 @@ def no_form_fix(action: str, result: CheckResult) -> str | None:
     return None
 
 
+def form_repaired(action: str, result: CheckResult, salvage: Salvage, form_fix: FormFix) -> str | None:
+    """What a failed action becomes by form alone (`Decision.salvaged`): what a malformed answer
+    holds, or a checked action made well-formed; None after a pass. The agent offers form repairs
+    of it and construction learns them, so both derive it here."""
+    if result.passed:
+        return None
+    return salvage(action) if is_malformed(result) else form_fix(action, result)
+
+
 def salvaged_block(answer: str) -> str | None:
     """The longest closed, non-empty fenced code block of a malformed answer, stripped; None if none.
 

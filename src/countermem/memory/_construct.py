@@ -33,7 +33,9 @@ from countermem.core import (
     Outcome,
     Usage,
     facts_after,
+    form_repaired,
     is_malformed,
+    no_form_fix,
     salvaged_block,
 )
 from countermem.domains import State, WorldModel
@@ -132,10 +134,8 @@ class CounterfactualLearner:
             return
         settings = self.generator.settings
         salvage = self.conditions.salvage if self.conditions is not None else salvaged_block
-        if is_malformed(result):
-            salvaged = salvage(action.content)
-        else:
-            salvaged = self.conditions.form_fix(action.content, result) if self.conditions is not None else None
+        form_fix = self.conditions.form_fix if self.conditions is not None else no_form_fix
+        salvaged = form_repaired(action.content, result, salvage, form_fix)
         free = is_malformed(result) and not settings.draws_after_malformed(salvaged)
         budgeted = self._budgeted.get(decision.task.id, 0)
         if not free and settings.failures_per_task is not None and budgeted >= settings.failures_per_task:

@@ -328,15 +328,9 @@ def is_own_block(answer: str, action: str) -> bool:
     return block is not None and normalise_action(block) == normalise_action(action)
 
 
-def request_salvage(request: GenerationRequest) -> str | None:
-    """The failed action's form repair (`GenerationRequest.salvaged`): what a malformed answer
-    holds, or a checked action made well-formed."""
-    return request.salvaged
-
-
 def form_repair_alternative(request: GenerationRequest) -> Alternative | None:
-    """The failed action's form repair (`request_salvage`) as an alternative; None when there is none."""
-    salvaged = request_salvage(request)
+    """The failed action's form repair (`GenerationRequest.salvaged`) as an alternative; None when there is none."""
+    salvaged = request.salvaged
     if salvaged is None or normalise_action(salvaged) == normalise_action(request.failed_action.content):
         return None
     if not is_malformed(request.failed_result):
@@ -930,7 +924,7 @@ class Generator:
             kept.append(repair)
             problems.append("form repair: the failed action's own, made well-formed, is alternative 1 (no LLM call)")
         free = len(kept)
-        if is_malformed(request.failed_result) and not settings.draws_after_malformed(request_salvage(request)):
+        if is_malformed(request.failed_result) and not settings.draws_after_malformed(request.salvaged):
             planned = 0  # the first draw then finds nothing planned and nothing wasted, and stops
             problems.append(f"malformed answer: no LLM draws (malformed_draws = {settings.malformed_draws!r})")
         texts: list[str] = []
